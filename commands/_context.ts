@@ -1,0 +1,31 @@
+/**
+ * What a command is handed: where to print, the environment, the working directory and the
+ * global flags. Commands never touch `Deno.stdout` or `Deno.env` directly, so tests can drive
+ * them in-process and so the daemon can hand them a fake clock or a temp state root later.
+ *
+ * @module
+ */
+
+/** The input and output a command uses. */
+export interface CliContext {
+  /** Writes text to stdout (no newline added). */
+  write(text: string): void;
+  /** Writes text to stderr (no newline added). */
+  warn(text: string): void;
+  /** Reads an environment variable. */
+  env(name: string): string | undefined;
+  /** The working directory the command resolves relative flags against. */
+  cwd: string;
+  /** The global `--config/-c` flag, when given. */
+  configFlag(): string | undefined;
+  /**
+   * Resolves when the user interrupts (SIGINT/SIGTERM); used by `--follow` and daemons. The
+   * signal handlers are installed on the first call only, so other commands die on Ctrl+C as usual.
+   */
+  interrupted(): Promise<void>;
+}
+
+/** Prints one line to stdout. */
+export function println(ctx: CliContext, line = ""): void {
+  ctx.write(line + "\n");
+}

@@ -1,0 +1,41 @@
+/**
+ * The error types every floor may throw. Only `main.ts` turns them into exit codes:
+ * a {@linkcode UsageError} exits 2, anything else exits 1.
+ *
+ * @module
+ */
+
+/** The command line was wrong: an unknown command or flag, a bad flag value. Exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** One problem found in a file the user wrote, located as precisely as we can. */
+export interface Problem {
+  /** The file the problem is in, as the user named it (or resolved). */
+  file?: string;
+  /** 1-based line, when known. */
+  line?: number;
+  /** 1-based column, when known. */
+  col?: number;
+  /** The key path, e.g. `polling.intervalSeconds` or `hooks[1].on[0]`. */
+  path?: string;
+  /** What is wrong and, where it helps, what to do. */
+  message: string;
+}
+
+/** Renders a problem as `file:line:col: path: message`, leaving out what is unknown. */
+export function formatProblem(p: Problem): string {
+  const where = p.file ? [p.file, p.line, p.col].filter((x) => x !== undefined).join(":") : "";
+  return [where, p.path, p.message].filter((x) => x).join(": ");
+}
+
+/** A file the user wrote is invalid; carries every problem found, not just the first. Exit 1. */
+export class ProblemsError extends Error {
+  override name = "ProblemsError";
+  readonly problems: Problem[];
+  constructor(problems: Problem[], summary?: string) {
+    super(summary ?? problems.map(formatProblem).join("\n"));
+    this.problems = problems;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The-loop's entry point: parse argv, dispatch, and map errors to exit codes. Only here do
+ * errors become exit codes: 0 = success, 1 = failure, 2 = usage.
+ *
+ * @module
+ */
+import { CommanderError } from "commander";
+import { buildProgram } from "./commands/mod.ts";
+import type { CliContext } from "./commands/_context.ts";
+import { ProblemsError, UsageError } from "./errors.ts";
+
+const encoder = new TextEncoder();
+
+/** Exit code for an error thrown by a command or by argument parsing. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
+    // "commander.help": no subcommand given; the help went to stderr already
+    return 2;
+  }
+  return error instanceof UsageError ? 2 : 1;
+}
+
+/** The one-line (or, for a list of problems, one-line-each) message printed for an error. */
+export function messageFor(error: unknown): string {
+  if (error instanceof CommanderError) {
+    // commander: "error: unknown command 'evnts'\n(Did you mean events?)" → one line
+    const text = error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ")
+      .replace(/\(Did you mean/, "(did you mean");
+    return `the-loop: ${text}; see 'the-loop --help'`;
+  }
+  if (error instanceof ProblemsError) return error.message;
+  if (error instanceof Error) return `the-loop: ${error.message}`;
+  return `the-loop: ${String(error)}`;
+}
+
+/** Runs the CLI with `args`; resolves to the process exit code. */
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return 0;
+  } catch (error) {
+    const code = exitCodeFor(error);
+    const helpShown = error instanceof CommanderError && error.code === "commander.help";
+    if (code !== 0 && !helpShown) ctx.warn(messageFor(error) + "\n");
+    if (
+      !(error instanceof CommanderError) && !(error instanceof UsageError) &&
+      !(error instanceof ProblemsError) && Deno.env.get("THE_LOOP_DEBUG")
+    ) {
+      ctx.warn(String((error as Error)?.stack ?? error) + "\n");
+    }
+    return code;
+  }
+}
+
+function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+}
+
+function processContext(): CliContext {
+  let interrupted: Promise<void> | undefined;
+  return {
+    write: (s) => writeAll(Deno.stdout, s),
+    warn: (s) => writeAll(Deno.stderr, s),
+    env: (name) => Deno.env.get(name),
+    cwd: Deno.cwd(),
+    configFlag: () => undefined,
+    interrupted: () =>
+      interrupted ??= new Promise<void>((resolve) => {
+        for (const sig of ["SIGINT", "SIGTERM"] as const) {
+          try {
+            Deno.addSignalListener(sig, () => resolve());
+          } catch { /* SIGTERM is not supported on Windows */ }
+        }
+      }),
+  };
+}
+
+if (import.meta.main) {
+  const code = await run(Deno.args, processContext());
+  Deno.exit(code);
+}
