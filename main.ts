@@ -79,6 +79,10 @@ function processContext(): CliContext {
 }
 
 if (import.meta.main) {
+  if (Deno.args[0] === "__hook-host") {
+    // hidden: a module hook's child process (isolation: process); never returns
+    await (await import("./lifecycle/module/hook_host.ts")).main();
+  }
   const code = await run(Deno.args, processContext());
   Deno.exit(code);
 }

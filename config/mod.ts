@@ -1,12 +1,50 @@
 /**
- * STUB (being replaced by the config helper): the CLI config loader's public face.
- * Keep these exported names and signatures.
+ * The CLI config: which file applies, reading it with positions, validating it against
+ * `schema/cli-config.schema.json` (every problem, located), and filling defaults so that
+ * every generated path is absolute.
+ *
+ * ```ts
+ * const loaded = await loadConfig({ flag, env: (n) => Deno.env.get(n), cwd: Deno.cwd() });
+ * loaded.config.eventLog.path; // absolute
+ * loaded.locate(["hooks", 1, "on", 0]); // { line, col } in the file
+ * ```
  *
  * @module
  */
+import { dirname } from "node:path";
+import { type Problem, ProblemsError } from "../errors.ts";
+import schemaJson from "../schema/cli-config.schema.json" with { type: "json" };
+import templateText from "./cli-config.template.yaml" with { type: "text" };
+import type { SchemaNode } from "./_describe.ts";
+import { fillConfig } from "./_fill.ts";
+import { type ConfigSource, resolveConfigPath } from "./_resolve.ts";
+import { formatKeyPath, validateConfig } from "./_validate.ts";
+import { type KeyPath, parseYaml, type Position } from "./_yaml.ts";
+import type { CliConfig } from "./types.ts";
 
-/** Where the config file came from. */
-export type ConfigSource = "flag" | "env" | "cwd" | "home" | "none";
+export type {
+  CliConfig,
+  Collaborator,
+  Grant,
+  HookEntry,
+  PollSource,
+  RoutingConfig,
+} from "./types.ts";
+export type { ConfigSource } from "./_resolve.ts";
+export type { KeyPath, Position } from "./_yaml.ts";
+export { absolutePath, CONFIG_FILE_NAME, SOURCE_LABELS } from "./_resolve.ts";
+export { defaultStateRoot } from "./_fill.ts";
+export { formatKeyPath } from "./_validate.ts";
+export { type StatePaths, statePaths } from "./_paths.ts";
+
+/** The CLI config's JSON Schema (draft 2020-12), embedded. */
+export const CONFIG_SCHEMA: SchemaNode = schemaJson;
+
+/** The commented starting config `the-loop init` writes, embedded. */
+export const CONFIG_TEMPLATE: string = templateText;
+
+/** The schema's file name, written beside the config by `the-loop init`. */
+export const SCHEMA_FILE_NAME = "cli-config.schema.json";
 
 /** Options for {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -18,14 +56,6 @@ export interface LoadConfigOptions {
   cwd: string;
 }
 
-/** The resolved config: defaults filled, generated paths absolute. (Subset; see types.ts.) */
-export interface CliConfig {
-  state: { root: string };
-  eventLog: { enabled: boolean; path: string };
-  // deno-lint-ignore no-explicit-any
-  [key: string]: any;
-}
-
 /** A loaded config and where it came from. */
 export interface LoadedConfig {
   /** Absolute path of the file read; null when no file exists (all defaults). */
@@ -33,19 +63,61 @@ export interface LoadedConfig {
   source: ConfigSource;
   /** Directory relative paths in the file resolve against (cwd when there is no file). */
   baseDir: string;
+  /** The resolved config: defaults filled, generated paths absolute. */
   config: CliConfig;
-  /** Line and column (1-based) of a key path in the file, when it is there. */
-  locate(keyPath: (string | number)[]): { line: number; col: number } | undefined;
+  /** Line and column (1-based) of a key path's value in the file, when it is there. */
+  locate(keyPath: KeyPath): Position | undefined;
+  /** A problem located at `keyPath` in this file, for callers that check the config further. */
+  problemAt(keyPath: KeyPath, message: string): Problem;
+}
+
+async function readConfigText(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw new ProblemsError([{
+      file: path,
+      message: `cannot read the config file (${(error as Error).message}); ` +
+        "check that it is a readable file",
+    }]);
+  }
 }
 
 /** Resolves, reads, validates and fills the CLI config. Throws `ProblemsError` listing every problem. */
-export function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
-  const root = `${opts.cwd}/.the-loop`;
-  return Promise.resolve({
-    path: null,
-    source: "none",
-    baseDir: opts.cwd,
-    config: { state: { root }, eventLog: { enabled: true, path: `${root}/logs/events.jsonl` } },
-    locate: () => undefined,
+export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
+  const { path, source } = await resolveConfigPath(opts);
+  const baseDir = path ? dirname(path) : opts.cwd;
+  let locate: (keyPath: KeyPath) => Position | undefined = () => undefined;
+  let data: unknown = {};
+  if (path) {
+    const parsed = parseYaml(await readConfigText(path), path);
+    if (parsed.problems.length > 0) throw new ProblemsError(parsed.problems);
+    data = parsed.data ?? {};
+    const problems = validateConfig(CONFIG_SCHEMA, data, parsed, path);
+    if (problems.length > 0) throw new ProblemsError(problems);
+    locate = parsed.locate;
+  }
+  const config = fillConfig(CONFIG_SCHEMA, data, {
+    baseDir,
+    file: path,
+    cwd: opts.cwd,
+    env: opts.env,
   });
+  return {
+    path,
+    source,
+    baseDir,
+    config: config as unknown as CliConfig,
+    locate,
+    problemAt(keyPath, message) {
+      const at = locate(keyPath);
+      return {
+        file: path ?? undefined,
+        line: at?.line,
+        col: at?.col,
+        path: formatKeyPath(keyPath) || undefined,
+        message,
+      };
+    },
+  };
 }

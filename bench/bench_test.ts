@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { taskArgs } from "../tests/_cli.ts";
+import { measure } from "./_measure.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const hasTime = (() => {
+  try {
+    return Deno.statSync("/usr/bin/time").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+for (const rssMethod of ["time", "python3"] as const) {
+  Deno.test({
+    name: `measure reports the child's peak RSS (${rssMethod})`,
+    ignore: rssMethod === "time" && !hasTime,
+    fn: async () => {
+      const cwd = Deno.makeTempDirSync();
+      const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+      // a child that touches 80 MB: its peak RSS must show it, the wrapper's own must not hide it
+      const m = await measure(["python3", "-c", "x = bytearray(80_000_000); print('ok')"], {
+        cwd,
+        env,
+        runs: 2,
+        rssMethod,
+      });
+      assert.equal(m.rss_method, rssMethod);
+      assert.equal(m.runs, 2);
+      assert.equal(m.stdout_bytes, 3);
+      assert.ok(m.peak_rss_kib_median! >= 78_000, `peak RSS ${m.peak_rss_kib_median} KiB`);
+      assert.ok(m.wall_ms_min > 0 && m.wall_ms_min <= m.wall_ms_median);
+      await assert.rejects(
+        measure(["python3", "-c", "import sys; sys.exit(3)"], { cwd, env, runs: 1, rssMethod }),
+        /failed \(exit 3\)/,
+      );
+    },
+  });
+}
+
+Deno.test("deno task bench prints one JSON object with every bench's figures", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...taskArgs().filter((a) => !a.endsWith("main.ts")), `${ROOT}bench/mod.ts`],
+    env: { THE_LOOP_BENCH_RUNS: "1", THE_LOOP_BENCH_EVENT_LINES: "3000" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const result = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(result.cli_start.version.stdout_bytes > 0, true);
+  assert.equal(result.events_query.log_lines, 3000);
+  for (
+    const m of [
+      result.cli_start.version,
+      result.events_query.limit_50,
+      result.events_query.type_filter_limit_50,
+    ]
+  ) {
+    assert.equal(m.runs, 1);
+    assert.ok(m.wall_ms_median > 0);
+    assert.ok(m.peak_rss_kib_median === null || m.peak_rss_kib_median > 10_000);
+  }
+});

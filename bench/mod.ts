@@ -1,0 +1,44 @@
+/**
+ * `deno task bench`: runs every bench module and prints ONE JSON object to stdout, each
+ * module's results under its name (progress goes to stderr). To add a bench, write a module
+ * exporting `run(): Promise<Record<string, unknown>>` and list it in {@linkcode BENCHES}.
+ * `THE_LOOP_BENCH_ONLY=name,name` runs a subset.
+ *
+ * @module
+ */
+import * as cliStart from "./cli_start.ts";
+import * as eventsQuery from "./events_query.ts";
+
+/** One bench: measures something and returns its figures. */
+export interface BenchModule {
+  run(): Promise<Record<string, unknown>>;
+}
+
+/** Every bench, by the name its results appear under. */
+export const BENCHES: Record<string, BenchModule> = {
+  cli_start: cliStart,
+  events_query: eventsQuery,
+};
+
+/** Runs the benches named in `only` (default: all), in order. */
+export async function runBenches(only?: string[]): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {
+    deno: Deno.version.deno,
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    started: new Date().toISOString(),
+  };
+  for (const [name, mod] of Object.entries(BENCHES)) {
+    if (only && !only.includes(name)) continue;
+    console.error(`bench: ${name} …`);
+    const start = performance.now();
+    results[name] = await mod.run();
+    console.error(`bench: ${name} done in ${Math.round(performance.now() - start)} ms`);
+  }
+  return results;
+}
+
+if (import.meta.main) {
+  const only = Deno.env.get("THE_LOOP_BENCH_ONLY")?.split(",").map((s) => s.trim());
+  console.log(JSON.stringify(await runBenches(only), null, 2));
+}

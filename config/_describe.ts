@@ -1,0 +1,89 @@
+/**
+ * Friendly wording for schema rules and values, and "did you mean" suggestions, so a problem
+ * reads `must be an integer ≥ 1 (got "sixty")` rather than ajv's `must be integer`.
+ *
+ * @module
+ */
+
+/** A JSON Schema node, loosely typed. */
+// deno-lint-ignore no-explicit-any
+export type SchemaNode = Record<string, any>;
+
+function range(s: SchemaNode): string {
+  const min = s.minimum, max = s.maximum;
+  if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`;
+  if (min !== undefined) return ` ≥ ${min}`;
+  if (s.exclusiveMinimum !== undefined) return ` > ${s.exclusiveMinimum}`;
+  if (max !== undefined) return ` ≤ ${max}`;
+  return "";
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** What a value must be, e.g. `an integer ≥ 1`, `one of: a, b`, `true or a list of strings`. */
+export function describeSchema(s: SchemaNode): string {
+  if (Array.isArray(s.anyOf)) return s.anyOf.map(describeSchema).join(" or ");
+  if ("const" in s) return JSON.stringify(s.const);
+  if (Array.isArray(s.enum)) {
+    return `one of: ${s.enum.map((v: unknown) => (v === "" ? '""' : String(v))).join(", ")}`;
+  }
+  switch (s.type) {
+    case "integer":
+      return `an integer${range(s)}`;
+    case "number":
+      return `a number${range(s)}`;
+    case "boolean":
+      return "true or false";
+    case "string":
+      if (s.pattern) return `a string matching /${s.pattern}/`;
+      return s.minLength ? "a non-empty string" : "a string";
+    case "array": {
+      const of = s.items?.type === "string" ? " of strings" : "";
+      const least = s.minItems ? ` with at least ${plural(s.minItems, "item")}` : "";
+      return `a list${of}${least}`;
+    }
+    case "object":
+      return s.additionalProperties?.type === "string" ? "a mapping of strings" : "a mapping";
+    default:
+      return "a valid value";
+  }
+}
+
+/** A short rendering of a value the user wrote, for `(got …)`. */
+export function showValue(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "nothing";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 40 ? value.slice(0, 37) + "..." : value);
+  }
+  return String(value);
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
+/** The known name closest to `name`, when it is close enough to be a likely typo. */
+export function didYouMean(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const k of known) {
+    const score = k.toLowerCase() === name.toLowerCase() ? 0 : distance(name, k);
+    if (score < bestScore) [best, bestScore] = [k, score];
+  }
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return bestScore <= limit ? best : undefined;
+}

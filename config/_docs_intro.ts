@@ -1,0 +1,82 @@
+/**
+ * The hand-written part of `docs/config.md`; the key tables after it are generated from the
+ * schema by `render_docs.ts`.
+ *
+ * @module
+ */
+
+/** Prose placed before the generated key reference. */
+export const INTRO = `
+# CLI config reference (\`cli-config.yaml\`)
+
+<!-- Generated from schema/cli-config.schema.json by \`deno task docs\`; edit the schema (or
+config/_docs_intro.ts), not this file. A test fails when the two differ. -->
+
+The CLI config is read by the-loop's daemon commands. It is YAML, validated against the JSON
+Schema \`schema/cli-config.schema.json\` (draft 2020-12). \`the-loop init\` writes a commented
+starting file with the schema beside it, so editors using yaml-language-server complete and
+check keys offline. \`the-loop config show\` prints the resolved config with every default filled;
+\`the-loop config validate\` checks it.
+
+## Which file is read
+
+The first of these that applies wins:
+
+1. \`--config PATH\` (\`-c\`), before the subcommand: \`the-loop --config ops.yaml config show\`.
+2. \`$THE_LOOP_CLI_CONFIG\`.
+3. \`./.the-loop/cli-config.yaml\` under the working directory.
+4. \`~/.the-loop/cli-config.yaml\` (\`$HOME\`).
+
+A file named by \`--config\` or \`$THE_LOOP_CLI_CONFIG\` must exist: a missing one is an error
+(\`config file not found: PATH (from --config); create one with \\\`the-loop init\\\`\`). When the
+lookup (3 and 4) finds nothing, every key takes its default.
+
+## Errors
+
+A file that cannot be read, is not valid YAML, or breaks the schema stops the command with
+exit 1, and **every** problem is listed, one per line, with the file, line, column and key path:
+
+\`\`\`text
+/home/me/.the-loop/cli-config.yaml:14:20: polling.intervalSeconds: must be an integer ≥ 1 (got "sixty")
+/home/me/.the-loop/cli-config.yaml:15:3: polling.intervalSecond: unknown key "intervalSecond" (did you mean "intervalSeconds"?)
+\`\`\`
+
+Unknown keys are errors everywhere (only \`hooks[].with\` and \`hooks[].headers\` are free-form).
+
+## Paths and \`state.root\`
+
+- A relative path written in the file resolves against **the file's own directory**, never the
+  working directory; \`~/\` expands to \`$HOME\`. Keys marked *(path)* below are paths. Without a
+  file, relative defaults resolve against the working directory. In the resolved config every
+  path is absolute (an empty template path stays empty: it selects the built-in template).
+- \`state.root\` is where everything the CLI generates lives. When it is not set:
+  - with no config file: \`<working directory>/.the-loop\`;
+  - with a file whose directory is itself named \`.the-loop\` (the usual
+    \`.the-loop/cli-config.yaml\`): that directory;
+  - otherwise: a \`.the-loop\` directory beside the file.
+- The root fills in every generated path you leave out; a path you set explicitly is used as
+  written (resolved against the file's directory):
+
+| What | Key | Default |
+|---|---|---|
+| session registry | \`webhooks.ghWebhook.routing.registryDir\` | \`<state.root>/sessions\` |
+| control records | (inside the registry) | \`<registryDir>/control\` |
+| poll state | \`polling.stateFile\` | \`<state.root>/sessions/poll-state.json\` |
+| event log | \`eventLog.path\` | \`<state.root>/logs/events.jsonl\` |
+| webhook receiver pidfile | \`webhooks.ghWebhook.pidfile\` | \`<state.root>/gh-webhook.pid\` |
+| poller pidfile | \`polling.pidfile\` | \`<state.root>/poll.pid\` |
+| per-work-item checkouts | \`webhooks.ghWebhook.routing.workspace.root\` | \`<state.root>/workspaces\` |
+
+## Other defaults
+
+- \`github.apiUrl\` defaults to \`$GITHUB_API_URL\` when that is set, else
+  \`https://api.github.com\`.
+- Secrets never go in this file: \`github.tokenEnv\`, \`webhooks.ghWebhook.secretEnv\` and
+  \`hooks[].tokenEnv\` hold the **names** of environment variables.
+- \`hooks[]\` entries are kept exactly as written; their defaults depend on the hook's kind
+  (module, remote or command) and are applied when the hooks load, which also checks the rules
+  the schema cannot express (exactly one of \`path\`, \`url\`, \`command\`; which keys fit which
+  kind; the URL scheme).
+
+# Key reference
+`;

@@ -1,0 +1,92 @@
+/**
+ * Which config file applies: `--config` > `$THE_LOOP_CLI_CONFIG` > `./.the-loop/cli-config.yaml`
+ * > `~/.the-loop/cli-config.yaml`. A file named explicitly must exist; a looked-up one may not.
+ *
+ * @module
+ */
+import { isAbsolute, join, resolve } from "node:path";
+
+/** Where the config file came from. */
+export type ConfigSource = "flag" | "env" | "cwd" | "home" | "none";
+
+/** The config file's name inside a `.the-loop` directory. */
+export const CONFIG_FILE_NAME = "cli-config.yaml";
+
+/** What a source is called in messages and `config show`. */
+export const SOURCE_LABELS: Record<ConfigSource, string> = {
+  flag: "--config",
+  env: "$THE_LOOP_CLI_CONFIG",
+  cwd: "./.the-loop",
+  home: "~/.the-loop",
+  none: "defaults",
+};
+
+/** Inputs to resolution. */
+export interface ResolveInput {
+  flag?: string;
+  env: (name: string) => string | undefined;
+  cwd: string;
+}
+
+/** The file that applies, absolute, or `null` when none was found by lookup. */
+export interface Resolved {
+  path: string | null;
+  source: ConfigSource;
+}
+
+/** Expands a leading `~/` (or a lone `~`) with `$HOME`; other paths are returned as they are. */
+export function expandHome(path: string, env: (name: string) => string | undefined): string {
+  const home = env("HOME");
+  if (!home || !(path === "~" || path.startsWith("~/"))) return path;
+  return join(home, path.slice(1));
+}
+
+/** Resolves `path` (with `~` expanded) against `base`. */
+export function absolutePath(
+  path: string,
+  base: string,
+  env: (name: string) => string | undefined,
+): string {
+  const expanded = expandHome(path, env);
+  return isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** Finds the config file. Throws when an explicitly named file does not exist. */
+export async function resolveConfigPath(input: ResolveInput): Promise<Resolved> {
+  const explicit: [string | undefined, ConfigSource][] = [
+    [input.flag, "flag"],
+    [input.env("THE_LOOP_CLI_CONFIG"), "env"],
+  ];
+  for (const [named, source] of explicit) {
+    if (!named) continue;
+    const path = absolutePath(named, input.cwd, input.env);
+    if (!(await exists(path))) {
+      throw new Error(
+        `config file not found: ${path} (from ${SOURCE_LABELS[source]}); ` +
+          "create one with `the-loop init`",
+      );
+    }
+    return { path, source };
+  }
+  const home = input.env("HOME");
+  const lookup: [string | undefined, ConfigSource][] = [
+    [input.cwd, "cwd"],
+    [home, "home"],
+  ];
+  for (const [dir, source] of lookup) {
+    if (!dir) continue;
+    const path = resolve(dir, ".the-loop", CONFIG_FILE_NAME);
+    if (await exists(path)) return { path, source };
+  }
+  return { path: null, source: "none" };
+}

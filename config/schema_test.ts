@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { POINT_NAMES } from "../lifecycle/points.ts";
+import { CONFIG_SCHEMA } from "./mod.ts";
+import type { SchemaNode } from "./_describe.ts";
+import { CUSTOM_KEYWORDS } from "./_validate.ts";
+
+/** Keys that have no single default, and why. */
+const NO_DEFAULT: Record<string, string> = {
+  "hooks[].path": "one of path|url|command picks the hook's kind",
+  "hooks[].url": "one of path|url|command picks the hook's kind",
+  "hooks[].command": "one of path|url|command picks the hook's kind",
+  "hooks[].executor": "defaults to the module's one hooks class",
+  "hooks[].on": "depends on the hook's kind",
+  "hooks[].timeoutSeconds": "depends on the hook's kind",
+  "hooks[].tokenEnv": "no token unless named",
+};
+
+function walk(s: SchemaNode, path: string, visit: (s: SchemaNode, path: string) => void): void {
+  visit(s, path);
+  for (const [k, sub] of Object.entries((s.properties ?? {}) as Record<string, SchemaNode>)) {
+    walk(sub, path ? `${path}.${k}` : k, visit);
+  }
+  if (s.items) walk(s.items, `${path}[]`, visit);
+}
+
+Deno.test("the schema is draft 2020-12 and compiles under ajv strict mode", () => {
+  assert.equal(CONFIG_SCHEMA.$schema, "https://json-schema.org/draft/2020-12/schema");
+  const ajv = new Ajv2020({ strict: true });
+  for (const k of CUSTOM_KEYWORDS) ajv.addKeyword(k);
+  assert.equal(typeof ajv.compile(CONFIG_SCHEMA), "function");
+});
+
+Deno.test("every object with known keys forbids unknown ones", () => {
+  const open: string[] = [];
+  walk(CONFIG_SCHEMA, "", (s, path) => {
+    if (s.properties && s.additionalProperties !== false) open.push(path);
+  });
+  assert.deepEqual(open, []);
+});
+
+Deno.test("every key has a description and a default (or is required, or listed)", () => {
+  const missing: string[] = [];
+  walk(CONFIG_SCHEMA, "", (s, path) => {
+    for (const [k, sub] of Object.entries((s.properties ?? {}) as Record<string, SchemaNode>)) {
+      const at = path ? `${path}.${k}` : k;
+      if (typeof sub.description !== "string" || sub.description.length < 5) missing.push(at);
+      const required = (s.required ?? []).includes(k);
+      if (sub.default === undefined && !required && !(at in NO_DEFAULT)) missing.push(at);
+    }
+  });
+  assert.deepEqual(missing, []);
+});
+
+Deno.test("hooks[].on accepts exactly the seven lifecycle points", () => {
+  const on = CONFIG_SCHEMA.properties.hooks.items.properties.on;
+  assert.deepEqual(on.items.enum, [...POINT_NAMES]);
+});
+
+Deno.test("hook permissions grant only net, read, write and env", () => {
+  const perms = CONFIG_SCHEMA.properties.hooks.items.properties.permissions;
+  assert.deepEqual(Object.keys(perms.properties).sort(), ["env", "net", "read", "write"]);
+  assert.equal(perms.additionalProperties, false);
+});
+
+Deno.test("every <state.root> default is a path key", () => {
+  const bad: string[] = [];
+  walk(CONFIG_SCHEMA, "", (s, path) => {
+    if (typeof s.default === "string" && s.default.startsWith("<state.root>") && !s["x-path"]) {
+      bad.push(path);
+    }
+  });
+  assert.deepEqual(bad, []);
+});

@@ -1,0 +1,147 @@
+/**
+ * The resolved CLI config's type: every key of `schema/cli-config.schema.json`, with defaults
+ * filled and every path absolute. The schema is the source of truth; this mirrors it.
+ *
+ * @module
+ */
+
+/** A sandbox grant: `true` for everything, or exactly the listed entries. */
+export type Grant = true | string[];
+
+/** One declared lifecycle hook, as written (hook entries are not default-filled here). */
+export interface HookEntry {
+  name: string;
+  path?: string;
+  url?: string;
+  command?: string[];
+  executor?: string;
+  with?: Record<string, unknown>;
+  permissions?: { net?: Grant; read?: Grant; write?: Grant; env?: Grant };
+  on?: string[];
+  required?: boolean;
+  timeoutSeconds?: number;
+  isolation?: "worker" | "process";
+  maxMemoryMb?: number;
+  tokenEnv?: string;
+  headers?: Record<string, string>;
+  maxOutputBytes?: number;
+  enabled?: boolean;
+  env?: string[];
+}
+
+/** GitHub reaction palette names, or `""` to skip a state. */
+export type Reaction =
+  | ""
+  | "+1"
+  | "-1"
+  | "laugh"
+  | "confused"
+  | "heart"
+  | "hooray"
+  | "rocket"
+  | "eyes";
+
+/** `webhooks.ghWebhook.routing`. */
+export interface RoutingConfig {
+  enabled: boolean;
+  registryDir: string;
+  defaultHarness: "claude" | "cursor";
+  spawnOnUnmatched: "never" | "always" | "labeled";
+  autoExecuteLabel: string;
+  control: {
+    enabled: boolean;
+    requireStartCommand: boolean;
+    keywords: { start: string; stop: string; pause: string; resume: string };
+    ghBinary: string;
+  };
+  authorizedUsers: string[];
+  spawnWorkdir: string;
+  runner: "process" | "tmux";
+  tmux: {
+    keepSessionOnClose: boolean;
+    remainOnExit: boolean;
+    resumeOnRespawn: boolean;
+    resumeProbeSeconds: number;
+    killHarnessOnClose: boolean;
+    harnessKillGraceSeconds: number;
+  };
+  webTerminal: { enabled: boolean; host: string; port: number };
+  maxConcurrentDispatches: number;
+  dedupCacheSize: number;
+  dispatchTimeoutSeconds: number;
+  /** Absolute path, or `""` for the built-in template. */
+  promptTemplate: string;
+  /** Absolute path, or `""` for the built-in template. */
+  spawnPromptTemplate: string;
+  harnessArgs: { claude: string[]; cursor: string[] };
+  harnessTrust: {
+    enabled: boolean;
+    scope: "workspace-root" | "directory";
+    acceptBypassPermissions: "auto" | "always" | "never";
+  };
+  reactions: {
+    enabled: boolean;
+    started: Reaction;
+    completed: Reaction;
+    error: Reaction;
+    ghBinary: string;
+  };
+  announce: { enabled: boolean; ghBinary: string };
+  workspace: { enabled: boolean; root: string; cleanupOnClose: boolean };
+}
+
+/** One `polling.sources[]` entry. */
+export interface PollSource {
+  provider: "github";
+  repos: string[];
+  monitor: { issues: boolean; pullRequests: boolean };
+  label: string;
+  ghBinary: string;
+}
+
+/** One `collaborators[]` entry. */
+export interface Collaborator {
+  handle: string;
+  kind: "individual" | "group";
+  roles: string[];
+  notifications: {
+    enabled: boolean;
+    channels: {
+      type: "slack";
+      enabled: boolean;
+      via: "mcp" | "cli" | "api";
+      config: { "channel-list": string[] };
+    }[];
+  };
+}
+
+/** The resolved CLI config: defaults filled, every path absolute. */
+export interface CliConfig {
+  version: string;
+  state: { root: string };
+  github: { apiUrl: string; tokenEnv: string };
+  webhooks: {
+    ghWebhook: {
+      host: string;
+      port: number;
+      path: string;
+      secretEnv: string;
+      pidfile: string;
+      events: string[];
+      routing: RoutingConfig;
+    };
+  };
+  polling: { intervalSeconds: number; stateFile: string; pidfile: string; sources: PollSource[] };
+  eventLog: { enabled: boolean; path: string };
+  hooks: HookEntry[];
+  collaborators: Collaborator[];
+  notifications: {
+    enabled: boolean;
+    events: {
+      "work-item-spawned": string[];
+      "dispatch-failed": string[];
+      "session-died": string[];
+      "event-dropped-unauthorized": string[];
+    };
+  };
+}

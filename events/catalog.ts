@@ -1,0 +1,140 @@
+/**
+ * The one catalog of event types: every `event` the daemon writes is listed here with its
+ * default level and its fields. `the-loop events --types` prints it, `docs/events.md` renders it,
+ * and a test fails when code emits a type that is missing here.
+ *
+ * Field descriptions read `type — meaning`. The common fields (`ts`, `source`, `event`, `level`,
+ * `pid`) are documented once in {@linkcode COMMON_FIELDS}, not per type.
+ *
+ * @module
+ */
+
+/** How serious an event is, from least to most. */
+export type Level = "debug" | "info" | "warning" | "error";
+
+/** The levels in order; `--level X` means "X or later in this list". */
+export const LEVELS: readonly Level[] = ["debug", "info", "warning", "error"];
+
+/** One catalog entry. */
+export interface EventType {
+  /** What happened, in one sentence. */
+  description: string;
+  /** The level used when the emitter does not pass one. */
+  level: Level;
+  /** Field name → `type — meaning`. */
+  fields: Record<string, string>;
+}
+
+/** The fields every record carries. */
+export const COMMON_FIELDS: Record<string, string> = {
+  ts: "string — UTC ISO-8601 time with milliseconds, e.g. 2026-07-22T10:00:00.123Z",
+  source: "string — which part of the daemon wrote it: gh-webhook, poll, sessions, hooks, cli",
+  event: "string — the event type, a key of this catalog",
+  level: "string — debug | info | warning | error",
+  pid: "number — the writing process's id",
+};
+
+const POINT = "string — the lifecycle point, e.g. work_item_start";
+const HOOK = "string — the hook's declared name";
+const WORK_ITEM = "string | null — the work item's ref, e.g. owner/repo#12 (null when none)";
+
+/** Every event type the-loop emits. Add an entry here before emitting a new type. */
+export const EVENT_TYPES: Record<string, EventType> = {
+  "hooks.loaded": {
+    description: "The hook declarations were read and every hook's executor is ready.",
+    level: "info",
+    fields: {
+      count: "number — how many hooks were loaded",
+      names: "string[] — their names, in declaration order",
+    },
+  },
+  "hooks.load_failed": {
+    description: "The hook declarations could not be loaded.",
+    level: "error",
+    fields: {
+      error: "string — what went wrong",
+      strict: "boolean — true when this stops the daemon; false when it runs on without hooks",
+    },
+  },
+  "hooks.ran": {
+    description: "One hook was called at one point; its outcome and timing.",
+    level: "info",
+    fields: {
+      point: POINT,
+      hook: HOOK,
+      kind: "string — module | remote | command",
+      work_item: WORK_ITEM,
+      started: "string — UTC ISO-8601 time the call started",
+      ended: "string — UTC ISO-8601 time the call ended",
+      duration_ms: "number — ended minus started, in milliseconds",
+      disposition: "string — passed | decided | refused | failed | timed_out",
+      changed: "string[] — the decision keys the hook changed (empty unless decided)",
+      exit_code: "number — command hooks: the exit code (absent for other kinds)",
+      stdout: "string — command hooks: stdout, capped",
+      stderr: "string — command hooks: stderr, capped",
+      stdout_truncated: "boolean — command hooks: stdout was longer than the cap",
+      stderr_truncated: "boolean — command hooks: stderr was longer than the cap",
+    },
+  },
+  "hooks.decided": {
+    description: "A hook's answer changed a decision.",
+    level: "info",
+    fields: {
+      point: POINT,
+      hook: HOOK,
+      changed: "string[] — the decision keys that changed",
+      work_item: WORK_ITEM,
+    },
+  },
+  "hooks.failed": {
+    description: "A hook threw, answered something invalid, or could not be reached.",
+    level: "error",
+    fields: {
+      point: POINT,
+      hook: HOOK,
+      error: "string — what went wrong",
+      required: "boolean — true when the failure stops the operation",
+      work_item: WORK_ITEM,
+    },
+  },
+  "hooks.refused": {
+    description: "A hook refused the operation (a command hook exited 2).",
+    level: "warning",
+    fields: {
+      point: POINT,
+      hook: HOOK,
+      reason: "string — the hook's reason (its stderr), capped",
+      work_item: WORK_ITEM,
+    },
+  },
+  "hooks.timed_out": {
+    description: "A hook ran out of time and was stopped (or could not be).",
+    level: "warning",
+    fields: {
+      point: POINT,
+      hook: HOOK,
+      timeout_ms: "number — the time budget it exceeded",
+      leaked: "boolean — true when the hook's worker thread could not be stopped",
+      note: "string — only when leaked: what that means (a core stays busy until a restart)",
+      work_item: WORK_ITEM,
+    },
+  },
+  "hooks.replaced": {
+    description: "A hook's executor was restarted after a timeout or crash.",
+    level: "warning",
+    fields: {
+      hook: HOOK,
+      reason: "string — why: timed_out | crashed, with detail",
+    },
+  },
+};
+
+/** Is `event` in the catalog? */
+export function isCatalogued(event: string): boolean {
+  return Object.hasOwn(EVENT_TYPES, event);
+}
+
+/** The default level of `event`: the catalog's, or `info` for an uncatalogued type. */
+export function defaultLevel(event: string): Level {
+  return isCatalogued(event) ? EVENT_TYPES[event].level : "info";
+}

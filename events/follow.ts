@@ -1,0 +1,105 @@
+/**
+ * Tails the event log live (`the-loop events --follow`). Polls the file: new complete lines are
+ * parsed, filtered and handed on; a file that shrinks was truncated (read again from the start);
+ * a file replaced by another (rotation) is drained to its end, then the new file is read from
+ * its start; a missing file is waited for.
+ *
+ * @module
+ */
+import type { EventRecord } from "./_record.ts";
+import { compileFilter, type EventFilter } from "./_filter.ts";
+import { fileReader, linesForward } from "./_lines.ts";
+import { parseLine } from "./query.ts";
+
+/** Options for {@linkcode followEvents}. */
+export interface FollowOptions {
+  path: string;
+  /** The offset to continue from (a query's `end`). */
+  start: number;
+  filter?: EventFilter;
+  /** Called with each new matching record. */
+  onRecord(record: EventRecord): void;
+  /** Called when a line is not a JSON event record. */
+  onSkip?(line: string): void;
+  /** Called on truncation and rotation, with a one-line note. */
+  onNotice?(message: string): void;
+  /** Following stops when this resolves. */
+  stop: Promise<void>;
+  /** How often to look for new lines; default 200 ms. */
+  pollMs?: number;
+}
+
+interface Open {
+  file: Deno.FsFile;
+  ino: number | null;
+  pos: number;
+}
+
+async function openAt(path: string, pos: number): Promise<Open | undefined> {
+  try {
+    const file = await Deno.open(path, { read: true });
+    return { file, ino: (await file.stat()).ino, pos };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Follows the log until `opts.stop` resolves. */
+export async function followEvents(opts: FollowOptions): Promise<void> {
+  const keep = compileFilter(opts.filter ?? {});
+  let stopped = false;
+  opts.stop.then(() => stopped = true);
+  let current = await openAt(opts.path, opts.start);
+  const drain = async (cur: Open) => {
+    for await (const batch of linesForward(fileReader(cur.file), { start: cur.pos })) {
+      for (const line of batch.lines) {
+        const r = parseLine(line);
+        if (!r) opts.onSkip?.(line);
+        else if (keep(r)) opts.onRecord(r);
+      }
+      cur.pos = batch.end;
+    }
+  };
+  try {
+    while (!stopped) {
+      if (current) {
+        const size = (await current.file.stat()).size;
+        if (size < current.pos) {
+          opts.onNotice?.(`${opts.path} was truncated; reading it from the start`);
+          current.pos = 0;
+        }
+        await drain(current);
+        const now = await statOrNull(opts.path);
+        if (!now || (now.ino !== null && current.ino !== null && now.ino !== current.ino)) {
+          if (now) {
+            opts.onNotice?.(`${opts.path} was replaced (rotated); reading the new file`);
+            await drain(current); // whatever was appended to the old file just before
+            current.file.close();
+            current = await openAt(opts.path, 0);
+          }
+        }
+      } else {
+        current = await openAt(opts.path, 0);
+        if (current) continue;
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        opts.stop,
+        new Promise<void>((resolve) => timer = setTimeout(resolve, opts.pollMs ?? 200)),
+      ]);
+      clearTimeout(timer);
+    }
+  } finally {
+    current?.file.close();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * How `the-loop events` shows records and the catalog to people: table rows with a short
+ * summary of the type-specific fields, and the catalog as text or as the Markdown table that
+ * `docs/events.md` holds.
+ *
+ * @module
+ */
+import { COMMON_FIELDS, EVENT_TYPES } from "./catalog.ts";
+import type { EventRecord } from "./_record.ts";
+
+/** The table's columns. */
+export const TABLE_HEADERS = ["ts", "level", "source", "event", "work_item", "summary"];
+
+const SHOWN = new Set(["ts", "level", "source", "event", "pid", "work_item"]);
+const VALUE_MAX = 40;
+const SUMMARY_MAX = 120;
+
+function short(value: unknown): string {
+  let text = typeof value === "string"
+    ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value))
+    : JSON.stringify(value) ?? String(value);
+  text = text.replace(/\s+/g, " ");
+  return text.length > VALUE_MAX ? text.slice(0, VALUE_MAX - 1) + "…" : text;
+}
+
+/** `key=value` pairs of the fields the table has no column for, capped in length. */
+export function summarize(record: EventRecord): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(record)) {
+    if (!SHOWN.has(k) && v !== undefined) parts.push(`${k}=${short(v)}`);
+  }
+  const text = parts.join(" ");
+  return text.length > SUMMARY_MAX ? text.slice(0, SUMMARY_MAX - 1) + "…" : text;
+}
+
+/** The work item column: a ref string, an object's `ref`, or `-`. */
+export function workItemOf(record: EventRecord): string {
+  const w = record.work_item;
+  if (typeof w === "string") return w;
+  if (w && typeof w === "object" && typeof (w as { ref?: unknown }).ref === "string") {
+    return (w as { ref: string }).ref;
+  }
+  return "-";
+}
+
+/** One table row per record. */
+export function tableRow(record: EventRecord): string[] {
+  const cell = (v: unknown) => (typeof v === "string" ? v : v === undefined ? "-" : String(v));
+  return [
+    cell(record.ts),
+    cell(record.level),
+    cell(record.source),
+    cell(record.event),
+    workItemOf(record),
+    summarize(record),
+  ];
+}
+
+/** The catalog for a terminal: each type, its level and description, then its fields. */
+export function catalogText(): string {
+  const lines: string[] = [];
+  for (const [name, t] of Object.entries(EVENT_TYPES)) {
+    lines.push(`${name}  [${t.level}]  ${t.description}`);
+    const width = Math.max(...Object.keys(t.fields).map((k) => k.length));
+    for (const [field, doc] of Object.entries(t.fields)) {
+      lines.push(`    ${field.padEnd(width)}  ${doc}`);
+    }
+    lines.push("");
+  }
+  lines.push(
+    "Every record also has: " + Object.keys(COMMON_FIELDS).join(", ") +
+      " (see docs/events.md).",
+  );
+  return lines.join("\n") + "\n";
+}
+
+function md(text: string): string {
+  return text.replace(/\|/g, "\\|");
+}
+
+/** The catalog as the Markdown `docs/events.md` embeds (a test keeps the two equal). */
+export function catalogMarkdown(): string {
+  const out: string[] = [
+    "Every record has these fields, then those of its type:",
+    "",
+    "| field | type — meaning |",
+    "|---|---|",
+    ...Object.entries(COMMON_FIELDS).map(([f, d]) => `| \`${f}\` | ${md(d)} |`),
+    "",
+  ];
+  for (const [name, t] of Object.entries(EVENT_TYPES)) {
+    out.push(`### \`${name}\``, "", `${t.description} Default level: \`${t.level}\`.`, "");
+    out.push("| field | type — meaning |", "|---|---|");
+    for (const [f, d] of Object.entries(t.fields)) out.push(`| \`${f}\` | ${md(d)} |`);
+    out.push("");
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { EventLog } from "./mod.ts";
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function readRecords(path: string): Record<string, unknown>[] {
+  return Deno.readTextFileSync(path).split("\n").filter((l) => l).map((l) => JSON.parse(l));
+}
+
+Deno.test("EventLog appends one JSON line per emit with the common fields", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/deep/er/events.jsonl`; // the parent directories do not exist yet
+  const log = new EventLog({ path, source: "hooks" });
+  log.emit("hooks.loaded", { count: 2, names: ["a", "b"] });
+  log.emit("hooks.failed", { hook: "a", error: "boom" }, { level: "warning" });
+  log.emit("hooks.loaded", { event: "spoof", level: "debug", pid: 1, ts: "x", source: "y" });
+  const text = Deno.readTextFileSync(path);
+  assert.ok(text.endsWith("\n"));
+  const [a, b, c] = readRecords(path);
+  assert.match(a.ts as string, ISO_MS);
+  assert.deepEqual({ ...a, ts: "" }, {
+    ts: "",
+    source: "hooks",
+    event: "hooks.loaded",
+    level: "info", // from the catalog
+    pid: Deno.pid,
+    count: 2,
+    names: ["a", "b"],
+  });
+  assert.equal(b.level, "warning"); // the emitter's level wins over the catalog's "error"
+  assert.equal(b.error, "boom");
+  // the common fields cannot be overwritten by same-named fields
+  assert.deepEqual([c.event, c.level, c.pid, c.source], [
+    "hooks.loaded",
+    "info",
+    Deno.pid,
+    "hooks",
+  ]);
+  assert.match(c.ts as string, ISO_MS);
+});
+
+Deno.test("EventLog with enabled: false writes nothing and creates nothing", () => {
+  const dir = Deno.makeTempDirSync();
+  const log = new EventLog({ path: `${dir}/logs/events.jsonl`, source: "cli", enabled: false });
+  log.emit("hooks.loaded", { count: 0, names: [] });
+  assert.deepEqual([...Deno.readDirSync(dir)], []);
+});
+
+Deno.test("an unwritable log warns once, then stays quiet, and never throws", () => {
+  const dir = Deno.makeTempDirSync();
+  const warnings: string[] = [];
+  // the path is a directory: opening it for append fails (even as root)
+  const log = new EventLog({ path: dir, source: "cli", warn: (m) => warnings.push(m) });
+  for (let i = 0; i < 3; i++) log.emit("hooks.loaded", { count: i, names: [] });
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], new RegExp(`cannot write the event log ${dir}`));
+  // a parent that is a file: creating the directory fails
+  Deno.writeTextFileSync(`${dir}/file`, "");
+  const log2 = new EventLog({
+    path: `${dir}/file/events.jsonl`,
+    source: "cli",
+    warn: (m) => warnings.push(m),
+  });
+  log2.emit("hooks.loaded", { count: 1, names: [] });
+  log2.emit("hooks.loaded", { count: 2, names: [] });
+  assert.equal(warnings.length, 2);
+  // a warn callback that throws does not break the caller either
+  const log3 = new EventLog({
+    path: dir,
+    source: "cli",
+    warn: () => {
+      throw new Error("x");
+    },
+  });
+  log3.emit("hooks.loaded", { count: 1, names: [] });
+});
+
+Deno.test("a log deleted between emits is recreated (rotation), directory included", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/logs/events.jsonl`;
+  const log = new EventLog({ path, source: "cli" });
+  log.emit("hooks.loaded", { count: 1, names: [] });
+  Deno.renameSync(path, `${path}.1`);
+  log.emit("hooks.loaded", { count: 2, names: [] });
+  Deno.removeSync(`${dir}/logs`, { recursive: true });
+  log.emit("hooks.loaded", { count: 3, names: [] });
+  assert.deepEqual(readRecords(path).map((r) => r.count), [3]);
+});
+
+Deno.test("EventLog strict: an uncatalogued type throws; not strict it is written as info", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const uncatalogued = "no_such.type"; // a variable, so the catalog scan does not flag it
+  assert.throws(
+    () => new EventLog({ path, source: "cli", strict: true }).emit(uncatalogued),
+    /'no_such\.type' is not in the catalog/,
+  );
+  new EventLog({ path, source: "cli" }).emit(uncatalogued);
+  assert.deepEqual(readRecords(path).map((r) => [r.event, r.level]), [[uncatalogued, "info"]]);
+});
+
+// A child process that appends `count` records through EventLog, some of them large.
+const WRITER = (path: string, count: number, id: number) => `
+import { EventLog } from ${JSON.stringify(new URL("./mod.ts", import.meta.url).href)};
+const log = new EventLog({ path: ${JSON.stringify(path)}, source: "w${id}" });
+for (let i = 0; i < ${count}; i++) {
+  log.emit("hooks.ran", { writer: ${id}, seq: i, stdout: "x".repeat(i % 50 === 0 ? 20000 : i % 300) });
+}
+`;
+
+Deno.test("4 processes × 2000 records append concurrently: every line whole, none lost", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const [procs, count] = [4, 2000];
+  const children = Array.from({ length: procs }, (_, id) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-prompt", WRITER(path, count, id)],
+      stdout: "null",
+      stderr: "piped",
+    }).output());
+  for (const out of await Promise.all(children)) {
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  }
+  const lines = Deno.readTextFileSync(path).split("\n");
+  assert.equal(lines.pop(), ""); // ends with a newline
+  assert.equal(lines.length, procs * count);
+  const seen = Array.from({ length: procs }, () => new Set<number>());
+  for (const line of lines) {
+    const r = JSON.parse(line); // throws on a torn or interleaved line
+    assert.equal(r.stdout.length, r.seq % 50 === 0 ? 20000 : r.seq % 300);
+    seen[r.writer].add(r.seq);
+  }
+  for (const s of seen) assert.equal(s.size, count);
+});

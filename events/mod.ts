@@ -1,0 +1,32 @@
+/**
+ * The structured event log: every decision the daemon makes is appended as one JSON object per
+ * line (`ts`, `source`, `event`, `level`, `pid` and the type's fields, see `catalog.ts`).
+ *
+ * Writing:
+ * ```ts
+ * const log = new EventLog({ path: config.eventLog.path, source: "hooks", enabled: config.eventLog.enabled });
+ * log.emit("hooks.loaded", { count: 2, names: ["a", "b"] });
+ * ```
+ * Tests hand code a {@linkcode MemorySink} instead and assert on `sink.records`.
+ *
+ * Reading: {@linkcode queryEvents} and {@linkcode followEvents} (used by `the-loop events`).
+ *
+ * @module
+ */
+export {
+  COMMON_FIELDS,
+  defaultLevel,
+  EVENT_TYPES,
+  type EventType,
+  isCatalogued,
+  LEVELS,
+} from "./catalog.ts";
+export type { Level } from "./catalog.ts";
+export type { EventRecord, EventSink } from "./_record.ts";
+export { EventLog, type EventLogOptions } from "./log.ts";
+export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
+export { isSecretKey, REDACTED } from "./_scrub.ts";
+export { type EventFilter, parseLevel, parseSince } from "./_filter.ts";
+export { queryEvents, type QueryOptions, type QueryResult } from "./query.ts";
+export { followEvents, type FollowOptions } from "./follow.ts";
+export { catalogMarkdown, catalogText, TABLE_HEADERS, tableRow } from "./format.ts";

@@ -1,0 +1,125 @@
+/**
+ * Queries the event log without reading it into memory. `limit` without filters reads blocks
+ * backwards from the end until it has that many records; with filters the file is streamed
+ * forward through a ring buffer of the last `limit` matches.
+ *
+ * @module
+ */
+import type { EventRecord } from "./_record.ts";
+import { compileFilter, compileLineCheck, type EventFilter, isEmptyFilter } from "./_filter.ts";
+import { fileReader, linesBackward, linesForward, type RandomReader } from "./_lines.ts";
+
+/** Options for {@linkcode queryEvents}. */
+export interface QueryOptions {
+  /** The JSONL log. */
+  path: string;
+  filter?: EventFilter;
+  /** Keep the last `limit` matches; 0 keeps them all. */
+  limit: number;
+  /** With `limit: 0`, hand each match here as it is found instead of keeping it. */
+  onRecord?: (record: EventRecord) => void;
+}
+
+/** What a query found. */
+export interface QueryResult {
+  /** False when the file does not exist (then everything else is empty). */
+  exists: boolean;
+  /** The matches, oldest first (empty when they went to `onRecord`). */
+  records: EventRecord[];
+  /**
+   * Lines that were not JSON event records (among those read and parsed: with a type, source
+   * or level filter, lines whose raw text already rules them out are not parsed).
+   */
+  skipped: number;
+  /** The offset a follower should continue from. */
+  end: number;
+}
+
+/** Parses one line; undefined when it is not a JSON object with a string `event`. */
+export function parseLine(line: string): EventRecord | undefined {
+  try {
+    const v = JSON.parse(line);
+    if (v === null || typeof v !== "object" || Array.isArray(v) || typeof v.event !== "string") {
+      return undefined;
+    }
+    return v as EventRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The last `n` records of bytes `[0, end)`, reading backwards; `skipped` counts bad lines met. */
+export async function tailRecords(
+  reader: RandomReader,
+  end: number,
+  n: number,
+): Promise<{ records: EventRecord[]; skipped: number }> {
+  const records: EventRecord[] = [];
+  let skipped = 0;
+  if (n <= 0) return { records, skipped };
+  for await (const line of linesBackward(reader, end)) {
+    const r = parseLine(line);
+    if (!r) skipped++;
+    else if (records.push(r) >= n) break;
+  }
+  return { records: records.reverse(), skipped };
+}
+
+/** Keeps the last `size` items pushed. */
+class Ring<T> {
+  #items: T[] = [];
+  #next = 0;
+  constructor(readonly size: number) {}
+  push(item: T): void {
+    if (this.#items.length < this.size) this.#items.push(item);
+    else this.#items[this.#next] = item;
+    this.#next = (this.#next + 1) % this.size;
+  }
+  toArray(): T[] {
+    return this.#items.length < this.size
+      ? this.#items
+      : [...this.#items.slice(this.#next), ...this.#items.slice(0, this.#next)];
+  }
+}
+
+/** Runs a query over the log at `opts.path`. */
+export async function queryEvents(opts: QueryOptions): Promise<QueryResult> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(opts.path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { exists: false, records: [], skipped: 0, end: 0 };
+    }
+    throw error;
+  }
+  try {
+    const size = (await file.stat()).size;
+    const reader = fileReader(file);
+    const filter = opts.filter ?? {};
+    if (opts.limit > 0 && isEmptyFilter(filter)) {
+      return { exists: true, ...await tailRecords(reader, size, opts.limit), end: size };
+    }
+    const keep = compileFilter(filter);
+    const maybe = compileLineCheck(filter);
+    const ring = opts.limit > 0 ? new Ring<EventRecord>(opts.limit) : undefined;
+    const all: EventRecord[] = [];
+    let skipped = 0;
+    let end = 0;
+    for await (const batch of linesForward(reader, { start: 0, final: true })) {
+      for (const line of batch.lines) {
+        if (!maybe(line)) continue;
+        const r = parseLine(line);
+        if (!r) skipped++;
+        else if (!keep(r)) continue;
+        else if (ring) ring.push(r);
+        else if (opts.onRecord) opts.onRecord(r);
+        else all.push(r);
+      }
+      end = batch.end;
+    }
+    return { exists: true, records: ring ? ring.toArray() : all, skipped, end };
+  } finally {
+    file.close();
+  }
+}

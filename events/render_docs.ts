@@ -1,0 +1,46 @@
+/**
+ * Keeps the catalog section of `docs/events.md` generated from `catalog.ts`:
+ * `deno run --allow-read --allow-write --allow-run events/render_docs.ts` rewrites it, and a
+ * test fails when the committed file differs. Only the text between the two markers is
+ * generated; the rest of the page is written by hand.
+ *
+ * @module
+ */
+import { catalogMarkdown } from "./format.ts";
+
+/** Where the generated catalog starts and ends in `docs/events.md`. */
+export const MARKERS = ["<!-- catalog:start -->", "<!-- catalog:end -->"] as const;
+
+/** The path of `docs/events.md`. */
+export const DOCS_PATH = new URL("../docs/events.md", import.meta.url).pathname;
+
+/** `page` with the text between the markers replaced by the catalog, formatted by `deno fmt`. */
+export async function renderEventsDocs(page: string): Promise<string> {
+  const [start, end] = [page.indexOf(MARKERS[0]), page.indexOf(MARKERS[1])];
+  if (start < 0 || end < start) {
+    throw new Error(`docs/events.md lacks the ${MARKERS.join(" … ")} markers`);
+  }
+  const text = page.slice(0, start + MARKERS[0].length) + "\n\n" + catalogMarkdown() + "\n" +
+    page.slice(end);
+  return await formatMarkdown(text);
+}
+
+async function formatMarkdown(text: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--ext", "md", "-"],
+    cwd: new URL("..", import.meta.url).pathname,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+  const out = await child.output();
+  if (!out.success) throw new Error(`deno fmt failed: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+if (import.meta.main) {
+  await Deno.writeTextFile(DOCS_PATH, await renderEventsDocs(await Deno.readTextFile(DOCS_PATH)));
+}

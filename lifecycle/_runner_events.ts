@@ -1,0 +1,93 @@
+/**
+ * The trail one hook call leaves: `hooks.timed_out`, `hooks.failed`, `hooks.decided`,
+ * `hooks.refused` as they apply, then always `hooks.ran`. Free text (errors, reasons, a
+ * command's output) passes through `redact` first, so no known secret value is ever written.
+ *
+ * @module
+ */
+import type { EventSink } from "../events/mod.ts";
+import type { Entry } from "./declaration.ts";
+import type { Outcome } from "./_runner_call.ts";
+import type { PointName } from "./points.ts";
+
+/** What {@linkcode report} needs about one call. */
+export interface CallReport {
+  point: PointName;
+  entry: Entry;
+  workItem: string | null;
+  outcome: Outcome;
+  started: number;
+  ended: number;
+  timeoutMs: number;
+}
+
+/** The sentence a leaked timeout adds, in the event and the warning. */
+export const LEAKED_NOTE = "its worker thread could not be stopped and keeps a CPU core busy " +
+  "until the-loop restarts";
+
+/** Emits the events of one call. A sink that throws is ignored (the chain must go on). */
+export function report(sink: EventSink, r: CallReport, redact: (s: string) => string): void {
+  const emit = (event: string, fields: Record<string, unknown>, level?: "warning" | "error") => {
+    try {
+      sink.emit(event, fields, level ? { level } : undefined);
+    } catch { /* a broken sink must not stop the chain */ }
+  };
+  const { outcome: o, entry } = r;
+  const base = { point: r.point, hook: entry.name };
+  if (o.disposition === "timed_out") {
+    emit("hooks.timed_out", {
+      ...base,
+      timeout_ms: r.timeoutMs,
+      leaked: o.leaked === true,
+      ...(o.leaked ? { note: LEAKED_NOTE } : {}),
+      work_item: r.workItem,
+    }, "warning");
+  }
+  if (o.error !== undefined) {
+    emit("hooks.failed", {
+      ...base,
+      error: redact(o.error),
+      required: entry.required,
+      work_item: r.workItem,
+    });
+  }
+  if (o.changed.length > 0) {
+    emit("hooks.decided", { ...base, changed: o.changed, work_item: r.workItem });
+  }
+  if (o.refusal !== undefined) {
+    emit("hooks.refused", { ...base, reason: redact(o.refusal), work_item: r.workItem });
+  }
+  const t = o.telemetry;
+  emit("hooks.ran", {
+    ...base,
+    kind: entry.kind,
+    work_item: r.workItem,
+    started: new Date(r.started).toISOString(),
+    ended: new Date(r.ended).toISOString(),
+    duration_ms: Math.max(0, Math.round(r.ended - r.started)),
+    disposition: o.disposition,
+    changed: o.changed,
+    ...(t?.exit_code !== undefined ? { exit_code: t.exit_code } : {}),
+    ...(t?.stdout !== undefined ? { stdout: redact(t.stdout) } : {}),
+    ...(t?.stderr !== undefined ? { stderr: redact(t.stderr) } : {}),
+    ...(t?.stdout_truncated !== undefined ? { stdout_truncated: t.stdout_truncated } : {}),
+    ...(t?.stderr_truncated !== undefined ? { stderr_truncated: t.stderr_truncated } : {}),
+  });
+}
+
+/** A redactor replacing every known secret value (4+ characters) with `[redacted]`. */
+export function redactor(secrets: () => readonly string[]): (text: string) => string {
+  return (text) => {
+    let out = text;
+    let values: readonly string[];
+    try {
+      values = secrets();
+    } catch {
+      return out;
+    }
+    for (const s of [...values].sort((a, b) => b.length - a.length)) {
+      if (s && s.length >= 4) out = out.split(s).join("[redacted]");
+    }
+    return out;
+  };
+}

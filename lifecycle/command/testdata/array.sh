@@ -1,0 +1,3 @@
+#!/bin/sh
+# Answers JSON that is not an object.
+echo "[1, 2]"

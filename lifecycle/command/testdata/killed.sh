@@ -1,0 +1,3 @@
+#!/bin/sh
+# Dies of a signal.
+kill -9 $$

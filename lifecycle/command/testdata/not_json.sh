@@ -1,0 +1,3 @@
+#!/bin/sh
+# Answers something that is not JSON.
+echo "all good!"

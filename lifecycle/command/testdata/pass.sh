@@ -1,0 +1,3 @@
+#!/bin/sh
+# Passes: reads its input and prints nothing.
+cat >/dev/null

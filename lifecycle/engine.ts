@@ -1,0 +1,166 @@
+/**
+ * The process-wide seam, mirroring the event log: one {@linkcode Runner} per process. Call sites
+ * build a context, `await run(point, ctx)` and act on its decisions; `run` never throws.
+ *
+ * - Daemons call {@linkcode configureFromConfig} with `strict: true` at start and exit 1 on the
+ *   `ProblemsError` it throws (a daemon with a declaration that cannot load does not start).
+ * - One-shot commands may call it with `strict: false` (a failure installs an empty runner,
+ *   records `hooks.load_failed` and warns), or hand {@linkcode configureLazily} a loader that
+ *   runs on the first `run` only.
+ * - An unconfigured process runs no hooks: `run` returns the context unchanged. The seam does
+ *   not resolve the CLI config itself (that would pull the commands' config resolution into the
+ *   lifecycle floor); the process that wants lazy loading says how with `configureLazily`.
+ *
+ * @module
+ */
+import { ProblemsError } from "../errors.ts";
+import type { LoadedConfig } from "../config/mod.ts";
+import type { EventSink } from "../events/mod.ts";
+import type { ContextOf } from "./contract.ts";
+import { type Declaration, parseDeclaration } from "./declaration.ts";
+import { loadExecutors } from "./loader.ts";
+import type { PointName } from "./points.ts";
+import { Runner } from "./runner.ts";
+
+let current: Runner | undefined;
+let lazy: { load: () => Promise<Runner>; sink: EventSink; warn: (m: string) => void } | undefined;
+let pending: Promise<void> | undefined;
+
+/** Installs `runner` as the process's runner (closing the one it replaces). */
+export function configure(runner: Runner): void {
+  const old = current;
+  current = runner;
+  lazy = undefined;
+  pending = undefined;
+  if (old && old !== runner) void old.close();
+}
+
+/** The installed runner, if any. */
+export function configured(): Runner | undefined {
+  return current;
+}
+
+/** Options for {@linkcode configureFromConfig}. */
+export interface ConfigureOptions {
+  /** true: a failure throws `ProblemsError` (daemons refuse to start). */
+  strict: boolean;
+  /** Where `hooks.*` events go. */
+  sink: EventSink;
+  /** Reads an environment variable (HOME, tokens at call time, command pass-throughs). */
+  env: (name: string) => string | undefined;
+  /** Where warnings go; default stderr. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Parses `hooks:` from the loaded config, loads every enabled hook and installs the runner.
+ * Emits `hooks.loaded` {count, names} or `hooks.load_failed` {error, strict}. Strict: throws
+ * {@linkcode ProblemsError} on failure (the previous runner stays). Non-strict: installs an
+ * empty runner, warns, and returns it.
+ */
+export async function configureFromConfig(
+  loaded: LoadedConfig,
+  opts: ConfigureOptions,
+): Promise<Runner> {
+  const warn = opts.warn ?? ((m: string) => console.error(m));
+  try {
+    const decl = parseDeclaration(loaded.config.hooks, {
+      ...(loaded.path ? { file: loaded.path } : {}),
+      baseDir: loaded.baseDir,
+      locate: (k) => loaded.locate(k),
+      home: opts.env("HOME"),
+    });
+    const { entries, problems } = await loadExecutors(decl, { env: opts.env, strict: opts.strict });
+    if (problems.length > 0) {
+      throw new ProblemsError(problems, `hooks could not be loaded:\n${problemsText(problems)}`);
+    }
+    const runner = new Runner({
+      entries,
+      sink: opts.sink,
+      warn,
+      secrets: secretsOf(decl, opts.env),
+    });
+    configure(runner);
+    safeEmit(opts.sink, "hooks.loaded", { count: runner.names.length, names: runner.names });
+    return runner;
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    safeEmit(opts.sink, "hooks.load_failed", { error, strict: opts.strict });
+    if (opts.strict) throw err;
+    warn(`hooks: running without hooks: ${error}`);
+    const empty = new Runner({ entries: [], sink: opts.sink, warn });
+    configure(empty);
+    return empty;
+  }
+}
+
+/**
+ * Defers loading to the first {@linkcode run}: `load` (typically resolve the CLI config, then
+ * `configureFromConfig(…, {strict: false})`) runs once. If it throws, an empty runner is
+ * installed and `hooks.load_failed` {strict: false} recorded, and the operation proceeds.
+ */
+export function configureLazily(
+  load: () => Promise<Runner>,
+  opts: { sink: EventSink; warn?: (message: string) => void },
+): void {
+  reset();
+  lazy = { load, sink: opts.sink, warn: opts.warn ?? ((m: string) => console.error(m)) };
+}
+
+/** Runs `point`'s hooks over `ctx`; returns `ctx` itself. Never throws. */
+export async function run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
+  try {
+    if (!current && lazy) await (pending ??= loadLazily(lazy));
+    return current ? await current.run(point, ctx) : ctx;
+  } catch (err) {
+    console.error(
+      `hooks: unexpected error at ${point}: ${err instanceof Error ? err.message : err}`,
+    );
+    return ctx;
+  }
+}
+
+async function loadLazily(l: NonNullable<typeof lazy>): Promise<void> {
+  try {
+    const runner = await l.load();
+    if (!current) configure(runner);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    safeEmit(l.sink, "hooks.load_failed", { error, strict: false });
+    l.warn(`hooks: running without hooks: ${error}`);
+    if (!current) configure(new Runner({ entries: [], sink: l.sink, warn: l.warn }));
+  }
+}
+
+/** Forgets the runner (closing its executors) and any pending lazy load. */
+export async function reset(): Promise<void> {
+  const old = current;
+  current = undefined;
+  lazy = undefined;
+  pending = undefined;
+  if (old) await old.close();
+}
+
+/** The secret values the runner scrubs: tokens, header values, passed-through variables. */
+function secretsOf(decl: Declaration, env: (name: string) => string | undefined) {
+  return () => {
+    const out: string[] = [];
+    for (const e of decl.entries) {
+      if (e.kind === "remote") {
+        if (e.tokenEnv) out.push(env(e.tokenEnv) ?? "");
+        out.push(...Object.values(e.headers));
+      } else if (e.kind === "command") out.push(...e.env.map((n) => env(n) ?? ""));
+    }
+    return out.filter((s) => s.length > 0);
+  };
+}
+
+function problemsText(problems: ProblemsError["problems"]): string {
+  return new ProblemsError(problems).message.split("\n").map((l) => `  ${l}`).join("\n");
+}
+
+function safeEmit(sink: EventSink, event: string, fields: Record<string, unknown>): void {
+  try {
+    sink.emit(event, fields);
+  } catch { /* the log must not decide whether hooks load */ }
+}

@@ -1,0 +1,214 @@
+/**
+ * Runs a bundled hook in a child the-loop process (`__hook-host` mode) with a heap cap. A
+ * timed-out call SIGKILLs the child; a child that dies (out of memory, killed) is replaced by
+ * a fresh one at the next call. The daemon and its other hooks are unaffected.
+ *
+ * @module
+ */
+import {
+  type CallOptions,
+  type CallResult,
+  type Executor,
+  HookFailure,
+  HookTimeout,
+} from "../executor.ts";
+import type { PointName } from "../points.ts";
+import { hookHostCommand } from "./_host_command.ts";
+import { MEMORY_EXIT_CODE } from "./hook_host.ts";
+import type { WorkerHookOptions } from "./_worker_executor.ts";
+
+/** Options for {@linkcode startProcessHook}. */
+export interface ProcessHookOptions extends WorkerHookOptions {
+  /** The child's heap cap, MiB. */
+  maxMemoryMb: number;
+}
+
+interface Reply {
+  hh: 1;
+  type: "loaded" | "load_failed" | "result";
+  id?: number;
+  ok?: boolean;
+  handles?: string[];
+  answer?: Record<string, unknown> | null;
+  error?: string;
+}
+
+interface Child {
+  proc: Deno.ChildProcess;
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+  pending: Map<number, (r: Reply | Error) => void>;
+  loaded: Promise<string[]>;
+  /** Why it ended, once it has. */
+  ended?: string;
+}
+
+const encoder = new TextEncoder();
+
+/** A hook in a child process; build it with {@linkcode startProcessHook}. */
+export class ProcessHook implements Executor {
+  readonly kind = "module" as const;
+  readonly name: string;
+  #opts: ProcessHookOptions;
+  #child?: Child;
+  #handled = new Set<string>();
+  #nextId = 1;
+  #closed = false;
+
+  constructor(opts: ProcessHookOptions) {
+    this.name = opts.name;
+    this.#opts = opts;
+  }
+
+  /** The child's pid, while one runs (for tests and diagnostics). */
+  get pid(): number | undefined {
+    return this.#child?.ended ? undefined : this.#child?.proc.pid;
+  }
+
+  /** Starts a child (unless one runs) and resolves with the points the hook handles. */
+  async start(): Promise<string[]> {
+    const child = this.#child && !this.#child.ended ? this.#child : this.#spawn();
+    const handles = await child.loaded;
+    this.#handled = new Set(handles);
+    return handles;
+  }
+
+  handles(point: PointName): boolean {
+    return this.#handled.has(point);
+  }
+
+  #spawn(): Child {
+    const cmd = hookHostCommand({ maxMemoryMb: this.#opts.maxMemoryMb });
+    const proc = new Deno.Command(cmd.command, {
+      args: cmd.args,
+      env: cmd.env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    let onLoad!: (r: Reply | Error) => void;
+    const loaded = new Promise<string[]>((resolve, reject) => {
+      onLoad = (r) => {
+        if (r instanceof Error) reject(r);
+        else if (r.type === "loaded") resolve(r.handles ?? []);
+        else reject(new Error(r.error ?? "the hook host could not load the hook"));
+      };
+    });
+    loaded.catch(() => {});
+    const child: Child = {
+      proc,
+      writer: proc.stdin.getWriter(),
+      pending: new Map([[0, onLoad]]),
+      loaded,
+    };
+    this.#child = child;
+    void this.#read(child);
+    proc.status.then((s) => {
+      child.ended = s.code === MEMORY_EXIT_CODE
+        ? `passed its memory cap (${this.#opts.maxMemoryMb} MiB)`
+        : s.signal === "SIGKILL"
+        ? "was killed"
+        : `exited (${s.signal ? `signal ${s.signal}` : `code ${s.code}`}; ` +
+          `out of memory? its heap cap is ${this.#opts.maxMemoryMb} MiB)`;
+      const err = new HookFailure(`hook "${this.name}": its process ${child.ended}`);
+      for (const settle of child.pending.values()) settle(err);
+      child.pending.clear();
+    });
+    const { name, code, permissions, exportName, options, maxMemoryMb } = this.#opts;
+    this.#write(child, { type: "load", name, code, permissions, exportName, options, maxMemoryMb });
+    return child;
+  }
+
+  async #read(child: Child): Promise<void> {
+    let buf = "";
+    try {
+      for await (const chunk of child.proc.stdout.pipeThrough(new TextDecoderStream())) {
+        buf += chunk;
+        let nl;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          let reply: Reply | undefined;
+          try {
+            reply = JSON.parse(line);
+          } catch { /* not the protocol */ }
+          if (reply?.hh !== 1) {
+            if (line.trim()) console.error(`hook "${this.name}": ${line}`);
+            continue;
+          }
+          const id = reply.type === "result" ? reply.id ?? -1 : 0;
+          const settle = child.pending.get(id);
+          child.pending.delete(id);
+          settle?.(reply);
+        }
+      }
+    } catch { /* the child went away; status handles it */ }
+  }
+
+  #write(child: Child, msg: Record<string, unknown>): void {
+    child.writer.write(encoder.encode(JSON.stringify(msg) + "\n")).catch(() => {});
+  }
+
+  #kill(child: Child): void {
+    try {
+      child.proc.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }
+
+  async call(
+    point: PointName,
+    params: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<CallResult> {
+    if (this.#closed) throw new HookFailure(`hook "${this.name}" is closed`);
+    const child = this.#child && !this.#child.ended ? this.#child : this.#spawn();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"timeout">((r) =>
+      timer = setTimeout(() => r("timeout"), opts.timeoutMs)
+    );
+    try {
+      const loaded = await Promise.race([child.loaded, expired]);
+      if (loaded === "timeout") throw "timeout";
+      const id = this.#nextId++;
+      const answer = new Promise<Reply | Error>((r) => child.pending.set(id, r));
+      this.#write(child, { type: "call", id, point, params });
+      const reply = await Promise.race([answer, expired]);
+      if (reply === "timeout") throw "timeout";
+      if (reply instanceof Error) throw reply;
+      if (!reply.ok) throw new HookFailure(reply.error ?? `hook "${this.name}" failed at ${point}`);
+      return { answer: reply.answer ?? null };
+    } catch (err) {
+      if (err === "timeout") {
+        this.#kill(child);
+        await child.proc.status;
+        throw new HookTimeout(
+          `hook "${this.name}" timed out after ${opts.timeoutMs} ms at ${point}; its process was killed`,
+        );
+      }
+      if (err instanceof HookFailure) throw err;
+      throw new HookFailure(`hook "${this.name}" failed at ${point}: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const child = this.#child;
+    if (!child || child.ended) return;
+    this.#kill(child);
+    await child.proc.status;
+  }
+}
+
+/** Starts the hook's child process and waits for it to load the hook. */
+export async function startProcessHook(opts: ProcessHookOptions): Promise<ProcessHook> {
+  const hook = new ProcessHook(opts);
+  try {
+    await hook.start();
+  } catch (err) {
+    await hook.close();
+    throw err;
+  }
+  return hook;
+}

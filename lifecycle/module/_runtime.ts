@@ -1,0 +1,138 @@
+/**
+ * The worker side of a module hook. This file is not imported by the-loop: its text is
+ * embedded and bundled as the entry of every hook's worker, ahead of the hook, so the guards
+ * below are in place before the hook's first line runs. The hook itself is reached through a
+ * lazily evaluated import, so a throw at its top level is reported, not fatal.
+ *
+ * Protocol (host → worker): `{type: "init", id, exportName?, options?, points}`,
+ * `{type: "call", id, point, params}`, `{type: "ping", id}`.
+ * Worker → host: `{id, ok: true, handles? | answer?}` or `{id, ok: false, error, stack?}`.
+ *
+ * @module
+ */
+import { guardWorker } from "./_runtime_guards.ts";
+import { checkAnswer } from "./_runtime_answer.ts";
+
+type Msg =
+  | {
+    type: "init";
+    id: number;
+    exportName?: string;
+    options?: Record<string, unknown>;
+    points: string[];
+  }
+  | { type: "call"; id: number; point: string; params: Record<string, unknown> }
+  | { type: "ping"; id: number };
+
+// deno-lint-ignore no-explicit-any
+type Hook = Record<string, any>;
+
+const scope = globalThis as unknown as {
+  postMessage(data: unknown): void;
+  addEventListener(
+    type: string,
+    fn: (e: Event & { reason?: unknown; error?: unknown; data?: Msg }) => void,
+  ): void;
+};
+// Taken before the hook runs, then removed: a hook cannot forge or intercept the protocol.
+const post = scope.postMessage.bind(scope);
+Object.defineProperty(globalThis, "postMessage", {
+  value: () => {
+    throw new Error("postMessage() is not available to hooks: return the answer instead");
+  },
+});
+
+function fail(id: number, err: unknown): void {
+  const error = err instanceof Error ? err.message : String(err);
+  const stack = err instanceof Error ? err.stack : undefined;
+  post({ id, ok: false, error, stack });
+}
+
+function isClass(v: unknown): v is new (opts: Record<string, unknown>) => Hook {
+  return typeof v === "function" && /^class[\s{]/.test(Function.prototype.toString.call(v));
+}
+
+/** Is `v` a class extending the SDK's `LifecycleHooks` (found by name: bundles keep names)? */
+function isHooksSubclass(v: unknown): boolean {
+  if (!isClass(v) || v.name === "LifecycleHooks") return false;
+  for (let p = Object.getPrototypeOf(v); typeof p === "function"; p = Object.getPrototypeOf(p)) {
+    if (p.name === "LifecycleHooks") return true;
+  }
+  return false;
+}
+
+function pickTarget(mod: Hook, exportName: string | undefined): [string, unknown] {
+  const names = Object.keys(mod);
+  const listed = names.length ? names.join(", ") : "none";
+  if (exportName !== undefined) {
+    if (!Object.hasOwn(mod, exportName)) {
+      throw new Error(`has no export named "${exportName}" (exports: ${listed})`);
+    }
+    return [exportName, mod[exportName]];
+  }
+  if (mod.default !== undefined) return ["default", mod.default];
+  const found = names.filter((n) => isHooksSubclass(mod[n]));
+  if (found.length === 1) return [found[0], mod[found[0]]];
+  if (found.length === 0) {
+    throw new Error(
+      `exports no LifecycleHooks subclass (exports: ${listed}); export one, ` +
+        `export default the hook, or name its export with "executor"`,
+    );
+  }
+  throw new Error(
+    `exports several LifecycleHooks subclasses (${found.join(", ")}); ` +
+      `name the one to use with "executor"`,
+  );
+}
+
+function instantiate(mod: Hook, msg: Extract<Msg, { type: "init" }>): Hook {
+  const [name, target] = pickTarget(mod, msg.exportName);
+  const hasOptions = msg.options !== undefined && Object.keys(msg.options).length > 0;
+  if (isClass(target)) return new target(msg.options ?? {});
+  if (typeof target === "object" && target !== null) {
+    if (hasOptions) {
+      throw new Error(`export "${name}" is an object, not a class: "with" options cannot reach it`);
+    }
+    return target as Hook;
+  }
+  throw new Error(
+    `export "${name}" is ${target === null ? "null" : typeof target}, ` +
+      "not a LifecycleHooks class, an instance or an object with point methods",
+  );
+}
+
+function handledPoints(hook: Hook, points: string[]): string[] {
+  if (typeof hook.handles === "function") return points.filter((p) => hook.handles(p) === true);
+  return points.filter((p) => typeof hook[p] === "function");
+}
+
+/** Installs the guards, then serves the host's messages for the hook `loadHook` imports. */
+export function start(loadHook: () => Promise<Hook>): void {
+  guardWorker();
+  let hook: Hook | undefined;
+  scope.addEventListener("unhandledrejection", (e) => {
+    e.preventDefault();
+    console.error("hook: unhandled promise rejection:", e.reason);
+  });
+  scope.addEventListener("error", (e) => {
+    e.preventDefault();
+    console.error("hook: uncaught error:", e.error);
+  });
+  scope.addEventListener("message", async (e) => {
+    const msg = e.data as Msg;
+    if (msg.type === "ping") return post({ id: msg.id, ok: true });
+    try {
+      if (msg.type === "init") {
+        hook = instantiate(await loadHook(), msg);
+        post({ id: msg.id, ok: true, handles: handledPoints(hook, msg.points) });
+        return;
+      }
+      const method = hook?.[msg.point];
+      if (typeof method !== "function") throw new Error(`has no method "${msg.point}"`);
+      const answer = checkAnswer(await method.call(hook, msg.params));
+      post({ id: msg.id, ok: true, answer });
+    } catch (err) {
+      fail(msg.id, err);
+    }
+  });
+}

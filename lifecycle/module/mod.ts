@@ -1,0 +1,98 @@
+/**
+ * Local module hooks: a hook's `.ts` file, bundled in memory with its relative imports, run in
+ * a permission-sandboxed Web Worker (or, with `isolation: "process"`, in a child the-loop
+ * process with a heap cap). See `docs/decisions/0003-esbuild-wasm-hook-bundling.md`.
+ *
+ * @module
+ */
+import type { Executor } from "../executor.ts";
+import { isPointName, type PointName } from "../points.ts";
+import { bundleHook } from "./_bundler.ts";
+import { HookLoadError } from "./_errors.ts";
+import { type Grants, workerPermissions } from "./_permissions.ts";
+import { startProcessHook } from "./_process_executor.ts";
+import { firstLocation } from "./_worker_messages.ts";
+import { startWorkerHook } from "./_worker_executor.ts";
+
+export { bundleHook, type HookBundle, stopBundler } from "./_bundler.ts";
+export { HookLoadError } from "./_errors.ts";
+export { type Grants, PERMISSION_KINDS, type PermissionKind } from "./_permissions.ts";
+export { type HookHostCommand, hookHostCommand } from "./_host_command.ts";
+
+/** What {@linkcode loadModuleHook} needs: one `hooks[]` entry of kind module, resolved. */
+export interface ModuleHookOptions {
+  /** The declaration's name. */
+  name: string;
+  /** The hook's `.ts` file, absolute. */
+  path: string;
+  /** The declaring config file's directory: relative permission paths resolve against it. */
+  baseDir: string;
+  /** The declaration's `executor`: which export to use. */
+  exportName?: string;
+  /** The declaration's `with`: handed to the class's constructor. */
+  options?: Record<string, unknown>;
+  /** What the hook may do; nothing by default. */
+  permissions?: Grants;
+  /** The points it is called at; each must be handled by the hook. Default: those it handles. */
+  on?: PointName[];
+  /** `"worker"` (default): a worker in this process; `"process"`: a child process. */
+  isolation?: "worker" | "process";
+  /** The child's heap cap under `isolation: "process"`; default 128. */
+  maxMemoryMb?: number;
+}
+
+function loadError(name: string, path: string, err: unknown): HookLoadError {
+  const msg = err instanceof Error ? err.message : String(err);
+  // the bundler's and the declaration checks' messages carry their own file:line:col
+  if (err instanceof HookLoadError) return new HookLoadError(`hook "${name}": ${msg}`);
+  const where = firstLocation(msg) ?? firstLocation((err as Error)?.stack) ?? path;
+  return new HookLoadError(`hook "${name}": ${where}: ${msg}`);
+}
+
+/** Narrows an executor to the declaration's `on`, each of which the hook must handle. */
+function restrictTo(name: string, exec: Executor, on: PointName[] | undefined): Executor {
+  if (!on) return exec;
+  const unknown = on.filter((p) => !isPointName(p));
+  const unhandled = on.filter((p) => isPointName(p) && !exec.handles(p));
+  if (unknown.length || unhandled.length) {
+    throw new HookLoadError(
+      `hook "${name}": ` +
+        (unknown.length
+          ? `on names unknown points: ${unknown.join(", ")}`
+          : `on names points the hook does not handle: ${unhandled.join(", ")}`),
+    );
+  }
+  return {
+    name: exec.name,
+    kind: exec.kind,
+    handles: (point) => on.includes(point),
+    call: (point, params, opts) => exec.call(point, params, opts),
+    close: () => exec.close(),
+  };
+}
+
+/**
+ * Loads a module hook: bundles it (refusing imports that would leave the sandbox), starts
+ * its worker or child process with exactly the granted permissions, and waits for it to load.
+ * Throws {@linkcode HookLoadError} naming the hook and, where known, `file:line:col`.
+ */
+export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor> {
+  const { name, path } = opts;
+  let exec: Executor;
+  try {
+    const permissions = workerPermissions(opts.permissions, opts.baseDir);
+    const { code } = await bundleHook(path);
+    const common = { name, code, permissions, exportName: opts.exportName, options: opts.options };
+    exec = opts.isolation === "process"
+      ? await startProcessHook({ ...common, maxMemoryMb: opts.maxMemoryMb ?? 128 })
+      : await startWorkerHook(common);
+  } catch (err) {
+    throw loadError(name, path, err);
+  }
+  try {
+    return restrictTo(name, exec, opts.on);
+  } catch (err) {
+    await exec.close();
+    throw err;
+  }
+}

@@ -1,0 +1,4 @@
+export const helper = 1;
+export function work_item_start() {
+  return null;
+}

@@ -1,0 +1,136 @@
+/**
+ * The chain runner, modelled on rollup's PluginDriver: every hook call is wrapped, timed and
+ * attributed to its hook by name. At a point, each enabled hook that handles it is called in
+ * declaration order with the context as the previous hooks left it; its answer's decisions are
+ * applied in place. A failing hook is a warning and an event, never an exception: the chain
+ * always finishes and {@linkcode Runner.run} returns the very object it was given.
+ *
+ * Rules where the hooks disagree: a refusal (proceed=false) stands — a later hook's answer may
+ * not set proceed back to true nor reword the reason (its other decisions still apply, and a
+ * warning says so). A `required` hook that fails at a point with a `proceed` decision refuses
+ * the operation; at a point without one its failure is only a failure.
+ *
+ * @module
+ */
+import type { EventSink } from "../events/mod.ts";
+import type { ContextOf } from "./contract.ts";
+import type { Entry } from "./declaration.ts";
+import { timeoutMs } from "./declaration.ts";
+import type { Executor } from "./executor.ts";
+import type { PointName } from "./points.ts";
+import { callOne } from "./_runner_call.ts";
+import { LEAKED_NOTE, redactor, report } from "./_runner_events.ts";
+
+/** A declared hook and its loaded executor. */
+export interface RunnerEntry {
+  entry: Entry;
+  executor: Executor;
+}
+
+/** Options for {@linkcode Runner}. */
+export interface RunnerOptions {
+  /** The hooks, in declaration order. Disabled entries are never called. */
+  entries: RunnerEntry[];
+  /** Where `hooks.*` events go. */
+  sink: EventSink;
+  /** Where warnings go (one line each); default: nowhere. */
+  warn?: (message: string) => void;
+  /** The clock, in epoch milliseconds; default `Date.now`. */
+  now?: () => number;
+  /**
+   * Secret values (bearer tokens, header values, passed-through variables) to scrub from every
+   * error, reason and output the runner writes; read at each call so rotated tokens count.
+   */
+  secrets?: () => readonly string[];
+}
+
+/** Runs the hooks of one declaration. */
+export class Runner {
+  readonly #entries: RunnerEntry[];
+  readonly #sink: EventSink;
+  readonly #warn: (message: string) => void;
+  readonly #now: () => number;
+  readonly #redact: (text: string) => string;
+  #closed?: Promise<void>;
+
+  constructor(opts: RunnerOptions) {
+    this.#entries = [...opts.entries];
+    this.#sink = opts.sink;
+    this.#warn = opts.warn ?? (() => {});
+    this.#now = opts.now ?? Date.now;
+    this.#redact = redactor(opts.secrets ?? (() => []));
+  }
+
+  /** The names of the enabled hooks, in order. */
+  get names(): string[] {
+    return this.#entries.filter((e) => e.entry.enabled).map((e) => e.entry.name);
+  }
+
+  /**
+   * Runs `point`'s chain over `ctx` and returns `ctx` itself, its decisions updated. Never
+   * throws: a failure inside is logged and the context returned as it stands.
+   */
+  async run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
+    if (this.#closed) return ctx;
+    for (const { entry, executor } of this.#entries) {
+      try {
+        if (!entry.enabled || !executor.handles(point)) continue;
+        await this.#callOne(point, ctx, entry, executor);
+      } catch (err) {
+        this.#safeWarn(
+          `hooks: unexpected error running hook ${entry.name} at ${point}: ${
+            this.#redact(err instanceof Error ? err.message : String(err))
+          }; the context is used as it stands`,
+        );
+      }
+    }
+    return ctx;
+  }
+
+  async #callOne(point: PointName, ctx: ContextOf<PointName>, entry: Entry, executor: Executor) {
+    const started = this.#now();
+    const outcome = await callOne(point, ctx, entry, executor, this.#redact);
+    const ended = this.#now();
+    const wi = (ctx as { work_item?: { ref?: unknown } | string }).work_item;
+    const workItem = typeof wi === "string" ? wi : typeof wi?.ref === "string" ? wi.ref : null;
+    report(this.#sink, {
+      point,
+      entry,
+      workItem,
+      outcome,
+      started,
+      ended,
+      timeoutMs: timeoutMs(entry),
+    }, this.#redact);
+    const who = `hook ${entry.name} at ${point}`;
+    if (outcome.disposition === "timed_out") {
+      this.#safeWarn(
+        `${who} timed out after ${timeoutMs(entry)} ms${
+          outcome.leaked ? `: ${LEAKED_NOTE}` : ""
+        }; its answer is ignored`,
+      );
+    } else if (outcome.error !== undefined) {
+      this.#safeWarn(`${who} failed: ${this.#redact(outcome.error)}; its answer is ignored`);
+    }
+    if (outcome.error !== undefined && outcome.refusal !== undefined) {
+      this.#safeWarn(`${who} is required, so the operation is refused`);
+    }
+    if (outcome.overturnBlocked) {
+      this.#safeWarn(`${who} tried to overturn an earlier hook's refusal; the refusal stands`);
+    }
+  }
+
+  #safeWarn(message: string): void {
+    try {
+      this.#warn(message);
+    } catch { /* a broken warn callback must not stop the chain */ }
+  }
+
+  /** Closes every executor (workers, child processes). Idempotent; never throws. */
+  close(): Promise<void> {
+    this.#closed ??= Promise.all(
+      this.#entries.map(({ executor }) => executor.close().catch(() => {})),
+    ).then(() => {});
+    return this.#closed;
+  }
+}

@@ -1,0 +1,184 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli } from "./_cli.ts";
+
+/** A real temp dir holding `files` (relative path → content). */
+function tree(files: Record<string, string> = {}): string {
+  const dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "the-loop-config-cli-" }));
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(dir, rel);
+    Deno.mkdirSync(join(path, ".."), { recursive: true });
+    Deno.writeTextFileSync(path, text);
+  }
+  return dir;
+}
+
+async function showJson(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
+  const r = await cli([...args, "config", "show", "--format", "json"], opts);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+Deno.test("config show: no file found by lookup means every default (source none)", async () => {
+  const cwd = tree();
+  const shown = await showJson([], { cwd, env: { HOME: join(cwd, "home") } });
+  assert.equal(shown.path, null);
+  assert.equal(shown.source, "none");
+  assert.equal(shown.config.state.root, join(cwd, ".the-loop"));
+  assert.equal(shown.config.eventLog.path, join(cwd, ".the-loop/logs/events.jsonl"));
+  assert.equal(shown.config.webhooks.ghWebhook.port, 8787);
+  const yaml = await cli(["config", "show"], { cwd, env: { HOME: join(cwd, "home") } });
+  assert.equal(yaml.code, 0);
+  assert.equal(yaml.stdout.split("\n")[0], "# from: (no config file) (defaults)");
+  assert.match(yaml.stdout, /\n {4}port: 8787\n/);
+});
+
+Deno.test("resolution order: --config > $THE_LOOP_CLI_CONFIG > ./.the-loop > ~/.the-loop", async () => {
+  const cwd = tree({
+    "home/.the-loop/cli-config.yaml": "polling: { intervalSeconds: 1 }\n",
+    "flag.yaml": "polling: { intervalSeconds: 4 }\n",
+    "env.yaml": "polling: { intervalSeconds: 3 }\n",
+  });
+  const home = join(cwd, "home");
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    showJson(args, { cwd, env: { HOME: home, ...env } });
+
+  let shown = await run([]);
+  assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
+    "home",
+    join(home, ".the-loop/cli-config.yaml"),
+    1,
+  ]);
+  const yaml = await cli(["config", "show"], { cwd, env: { HOME: home } });
+  assert.equal(
+    yaml.stdout.split("\n")[0],
+    `# from: ${home}/.the-loop/cli-config.yaml (~/.the-loop)`,
+  );
+
+  Deno.mkdirSync(join(cwd, ".the-loop"));
+  Deno.writeTextFileSync(
+    join(cwd, ".the-loop/cli-config.yaml"),
+    "polling: { intervalSeconds: 2 }\n",
+  );
+  shown = await run([]);
+  assert.deepEqual([shown.source, shown.config.polling.intervalSeconds], ["cwd", 2]);
+
+  shown = await run([], { THE_LOOP_CLI_CONFIG: "env.yaml" });
+  assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
+    "env",
+    join(cwd, "env.yaml"),
+    3,
+  ]);
+
+  shown = await run(["--config", "flag.yaml"], { THE_LOOP_CLI_CONFIG: "env.yaml" });
+  assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
+    "flag",
+    join(cwd, "flag.yaml"),
+    4,
+  ]);
+});
+
+Deno.test("a config file named explicitly but missing is an error, exit 1", async () => {
+  const cwd = tree({ ".the-loop/cli-config.yaml": "{}\n" }); // lookup would find this one
+  const flag = await cli(["-c", "nope.yaml", "config", "show"], { cwd });
+  assert.equal(flag.code, 1);
+  assert.equal(flag.stdout, "");
+  assert.equal(
+    flag.stderr,
+    `the-loop: config file not found: ${cwd}/nope.yaml (from --config); ` +
+      "create one with `the-loop init`\n",
+  );
+  const env = await cli(["config", "validate"], {
+    cwd,
+    env: { THE_LOOP_CLI_CONFIG: "/no/x.yaml" },
+  });
+  assert.equal(env.code, 1);
+  assert.match(env.stderr, /config file not found: \/no\/x\.yaml \(from \$THE_LOOP_CLI_CONFIG\)/);
+});
+
+const INVALID = [
+  "version: 0.1.0",
+  "polling:",
+  "  intervalSeconds: sixty",
+  "  sources:",
+  "    - provider: github",
+  "      repos: [octo/repo]",
+  "      monitr: { issues: true }",
+  "eventLog:",
+  "  enabled: maybe",
+  "webhooks: { ghWebhook: { port: 0 } }",
+].join("\n");
+
+Deno.test("config validate lists every problem as file:line:col: key: message, exit 1", async () => {
+  const cwd = tree({ ".the-loop/cli-config.yaml": INVALID });
+  const file = join(cwd, ".the-loop/cli-config.yaml");
+  const r = await cli(["config", "validate"], { cwd });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.deepEqual(r.stderr.trimEnd().split("\n"), [
+    `${file}:3:20: polling.intervalSeconds: must be an integer ≥ 1 (got "sixty")`,
+    `${file}:7:7: polling.sources[0].monitr: unknown key "monitr" (did you mean "monitor"?)`,
+    `${file}:9:12: eventLog.enabled: must be true or false (got "maybe")`,
+    `${file}:10:32: webhooks.ghWebhook.port: must be an integer from 1 to 65535 (got 0)`,
+  ]);
+  const show = await cli(["config", "show"], { cwd });
+  assert.equal(show.code, 1);
+  assert.equal(show.stderr.trimEnd().split("\n").length, 4);
+});
+
+Deno.test("config validate --format json reports problems on stdout too", async () => {
+  const cwd = tree({ "c.yaml": "polling: { intervalSeconds: 0 }\n" });
+  const r = await cli(["--config", "c.yaml", "config", "validate", "--format", "json"], { cwd });
+  assert.equal(r.code, 1);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.ok, false);
+  assert.deepEqual(out.problems, [{
+    file: join(cwd, "c.yaml"),
+    line: 1,
+    col: 29,
+    path: "polling.intervalSeconds",
+    message: "must be an integer ≥ 1 (got 0)",
+  }]);
+  assert.match(r.stderr, /c\.yaml:1:29: polling\.intervalSeconds: must be an integer ≥ 1/);
+});
+
+Deno.test("config validate: ok: PATH on success (text and json)", async () => {
+  const cwd = tree({ "c.yaml": "eventLog: { enabled: false }\n" });
+  const text = await cli(["--config", "c.yaml", "config", "validate"], { cwd });
+  assert.equal(text.code, 0, text.stderr);
+  assert.equal(text.stdout, `ok: ${cwd}/c.yaml\n`);
+  const json = await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], { cwd });
+  assert.equal(json.code, 0);
+  assert.deepEqual(JSON.parse(json.stdout), {
+    ok: true,
+    path: join(cwd, "c.yaml"),
+    source: "flag",
+    problems: [],
+  });
+});
+
+Deno.test("paths: relative to the file's dir, state.root fills the rest, explicit wins", async () => {
+  const cwd = tree({
+    "ops/cfg.yaml": [
+      "state: { root: var }",
+      "eventLog: { path: /abs/events.jsonl }",
+      "webhooks: { ghWebhook: { routing: { registryDir: reg } } }",
+    ].join("\n"),
+  });
+  const { config } = await showJson(["--config", "ops/cfg.yaml"], { cwd });
+  const root = join(cwd, "ops/var");
+  assert.equal(config.state.root, root);
+  assert.equal(config.eventLog.path, "/abs/events.jsonl");
+  assert.equal(config.webhooks.ghWebhook.routing.registryDir, join(cwd, "ops/reg"));
+  assert.equal(config.webhooks.ghWebhook.pidfile, join(root, "gh-webhook.pid"));
+  assert.equal(config.polling.stateFile, join(root, "sessions/poll-state.json"));
+  assert.equal(config.polling.pidfile, join(root, "poll.pid"));
+});
+
+Deno.test("github.apiUrl defaults to $GITHUB_API_URL when it is set", async () => {
+  const cwd = tree();
+  const set = await showJson([], { cwd, env: { GITHUB_API_URL: "https://ghe.example/api/v3" } });
+  assert.equal(set.config.github.apiUrl, "https://ghe.example/api/v3");
+  const unset = await showJson([], { cwd });
+  assert.equal(unset.config.github.apiUrl, "https://api.github.com");
+});

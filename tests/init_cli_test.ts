@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli } from "./_cli.ts";
+import schema from "../schema/cli-config.schema.json" with { type: "json" };
+
+const tempCwd = () => Deno.realPathSync(Deno.makeTempDirSync({ prefix: "the-loop-init-" }));
+
+Deno.test("init writes a config that validates, with the schema beside it", async () => {
+  const cwd = tempCwd();
+  const r = await cli(["init"], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  const file = join(cwd, ".the-loop/cli-config.yaml");
+  assert.match(r.stdout, new RegExp(`^wrote ${file}\n`));
+  const text = Deno.readTextFileSync(file);
+  assert.equal(text.split("\n")[0], "# yaml-language-server: $schema=./cli-config.schema.json");
+  assert.deepEqual(
+    JSON.parse(Deno.readTextFileSync(join(cwd, ".the-loop/cli-config.schema.json"))),
+    schema,
+  );
+  const v = await cli(["config", "validate"], { cwd });
+  assert.equal(v.code, 0, v.stderr);
+  assert.equal(v.stdout, `ok: ${file}\n`);
+});
+
+Deno.test("init refuses to overwrite an existing config; --force overwrites it", async () => {
+  const cwd = tempCwd();
+  assert.equal((await cli(["init"], { cwd })).code, 0);
+  const file = join(cwd, ".the-loop/cli-config.yaml");
+  const template = Deno.readTextFileSync(file);
+  Deno.writeTextFileSync(file, "polling: { intervalSeconds: 5 }\n");
+
+  const again = await cli(["init"], { cwd });
+  assert.equal(again.code, 1);
+  assert.equal(again.stderr, `the-loop: ${file} already exists; use --force to overwrite it\n`);
+  assert.equal(Deno.readTextFileSync(file), "polling: { intervalSeconds: 5 }\n");
+
+  const forced = await cli(["init", "--force"], { cwd });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(Deno.readTextFileSync(file), template);
+});
+
+Deno.test("init writes to the --config path when given", async () => {
+  const cwd = tempCwd();
+  const r = await cli(["--config", "ops/the-loop.yaml", "init"], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(Deno.statSync(join(cwd, "ops/the-loop.yaml")).isFile);
+  assert.ok(Deno.statSync(join(cwd, "ops/cli-config.schema.json")).isFile);
+  assert.throws(() => Deno.statSync(join(cwd, ".the-loop")));
+  const v = await cli(["-c", "ops/the-loop.yaml", "config", "validate"], { cwd });
+  assert.equal(v.code, 0, v.stderr);
+});
