@@ -4,10 +4,14 @@
  *
  * @module
  */
-import { loadConfig, type LoadedConfig } from "../config/mod.ts";
+import type { LoadedConfig } from "../config/mod.ts";
 import type { CliContext } from "./_context.ts";
 
-/** Loads the config for a command run with `ctx`. */
-export function loadCliConfig(ctx: CliContext): Promise<LoadedConfig> {
+/**
+ * Loads the config for a command run with `ctx`. The loader (and with it `yaml` and `ajv`) is
+ * imported on first use, so commands that need no config (`--version`, `--help`) start faster.
+ */
+export async function loadCliConfig(ctx: CliContext): Promise<LoadedConfig> {
+  const { loadConfig } = await import("../config/mod.ts");
   return loadConfig({ flag: ctx.configFlag(), env: ctx.env, cwd: ctx.cwd });
 }

@@ -7,13 +7,6 @@
  */
 import type { Command } from "commander";
 import { dirname, join } from "node:path";
-import {
-  absolutePath,
-  CONFIG_FILE_NAME,
-  CONFIG_SCHEMA,
-  CONFIG_TEMPLATE,
-  SCHEMA_FILE_NAME,
-} from "../config/mod.ts";
 import { writeFileAtomic } from "../state/atomic.ts";
 import { type CliContext, println } from "./_context.ts";
 
@@ -33,6 +26,8 @@ export function register(program: Command, ctx: CliContext): void {
     .description("write a commented starting config (and its schema beside it)")
     .option("--force", "overwrite an existing config file")
     .action(async (opts: { force?: boolean }) => {
+      const { absolutePath, CONFIG_FILE_NAME, CONFIG_SCHEMA, CONFIG_TEMPLATE, SCHEMA_FILE_NAME } =
+        await import("../config/mod.ts");
       const flag = ctx.configFlag();
       const target = flag
         ? absolutePath(flag, ctx.cwd, ctx.env)

@@ -5,8 +5,6 @@
  * @module
  */
 import type { Command } from "commander";
-import { stringify } from "yaml";
-import { SOURCE_LABELS } from "../../config/mod.ts";
 import { loadCliConfig } from "../_config.ts";
 import type { CliContext } from "../_context.ts";
 import { formatOption, toJson } from "../_output.ts";
@@ -22,6 +20,10 @@ export function register(config: Command, ctx: CliContext): void {
       ctx.write(toJson({ path: loaded.path, source: loaded.source, config: loaded.config }));
       return;
     }
+    const [{ stringify }, { SOURCE_LABELS }] = await Promise.all([
+      import("yaml"),
+      import("../../config/mod.ts"),
+    ]);
     const from = `# from: ${loaded.path ?? "(no config file)"} (${SOURCE_LABELS[loaded.source]})`;
     ctx.write(from + "\n" + stringify(loaded.config, { lineWidth: 0 }));
   });

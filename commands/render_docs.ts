@@ -1,0 +1,54 @@
+/**
+ * Generates `docs/cli.md`, the CLI reference, from the program's own `--help` texts, so the
+ * reference cannot drift from the code (`commands/render_docs_test.ts` fails when it does).
+ * Run `deno task docs` to regenerate.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { buildProgram } from "./mod.ts";
+
+const HEADER = `# CLI reference
+
+Every command of \`the-loop\`, with the help text it prints (\`the-loop <command> --help\`).
+Generated from the code by \`deno task docs\`; a test fails when this file and the code disagree.
+
+Exit codes, for every command: \`0\` success, \`1\` failure (the message says what failed and what
+to do), \`2\` usage error (an unknown command or flag, a bad flag value). Errors go to stderr as one
+line each; data goes to stdout. Every command that prints data takes \`--format\`.
+
+Global flag: \`-c, --config <path>\` (before the command) names the CLI config file, overriding
+\`$THE_LOOP_CLI_CONFIG\`, \`./.the-loop/cli-config.yaml\` and \`~/.the-loop/cli-config.yaml\`
+(see [config.md](config.md)).
+`;
+
+function walk(cmd: Command, path: string[], out: string[]): void {
+  cmd.configureHelp({ helpWidth: 100 });
+  cmd.configureOutput({ ...cmd.configureOutput(), getOutHasColors: () => false });
+  const name = ["the-loop", ...path].join(" ");
+  out.push(`\n## \`${name}\`\n\n\`\`\`text\n${cmd.helpInformation().trimEnd()}\n\`\`\`\n`);
+  for (const sub of cmd.commands) walk(sub, [...path, sub.name()], out);
+}
+
+/** The full text of `docs/cli.md`. */
+export function renderCliDocs(): string {
+  const program = buildProgram({
+    write: () => {},
+    warn: () => {},
+    env: () => undefined,
+    cwd: "/",
+    configFlag: () => undefined,
+    interrupted: () => new Promise(() => {}),
+  });
+  const out: string[] = [HEADER];
+  walk(program, [], out);
+  return out.join("");
+}
+
+if (import.meta.main) {
+  const target = new URL("../docs/cli.md", import.meta.url);
+  await Deno.writeTextFile(target, renderCliDocs());
+  const fmt = new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", target.pathname] });
+  await fmt.output();
+  console.log(`wrote ${target.pathname}`);
+}
