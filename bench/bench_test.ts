@@ -41,7 +41,11 @@ for (const rssMethod of ["time", "python3"] as const) {
 Deno.test("deno task bench prints one JSON object with every bench's figures", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [...taskArgs().filter((a) => !a.endsWith("main.ts")), `${ROOT}bench/mod.ts`],
-    env: { THE_LOOP_BENCH_RUNS: "1", THE_LOOP_BENCH_EVENT_LINES: "3000" },
+    env: {
+      THE_LOOP_BENCH_RUNS: "1",
+      THE_LOOP_BENCH_EVENT_LINES: "3000",
+      THE_LOOP_BENCH_QUICK: "1",
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -49,11 +53,32 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
   const result = JSON.parse(new TextDecoder().decode(out.stdout));
   assert.equal(result.cli_start.version.stdout_bytes > 0, true);
   assert.equal(result.events_query.log_lines, 3000);
+  const { hooks_runner: runner, hooks_module: mod } = result;
+  for (
+    const [figures, key, target] of [
+      [mod.worker_calls, "target_p50_ms", 0.2],
+      [runner.one_hook_null_sink, "target_p50_ms", 0.2],
+      [runner.one_hook_event_log, "target_p50_ms", 0.2],
+      [runner.chain_of_5_event_log, "target_p99_ms", 2],
+    ] as const
+  ) {
+    assert.equal(figures[key], target);
+    assert.equal(typeof figures.meets_target, "boolean");
+    assert.ok(figures.calls >= 10 && figures.p50_ms > 0 && figures.p99_ms >= figures.p50_ms);
+  }
+  // one hooks.ran line per call, warm-up included
+  assert.ok(runner.chain_of_5_event_log.log_lines >= 5 * runner.chain_of_5_event_log.calls);
+  assert.ok(result.hooks_remote_command.hooks_remote_call.p50_ms > 0);
+  assert.equal(result.hooks_idle_rss.hooks, 10);
+  assert.ok(result.hooks_idle_rss.rss_after_kib > result.hooks_idle_rss.rss_at_start_kib);
+  assert.equal(result.hooks_cli_start.hooks_json.error, undefined);
+  assert.ok(result.hooks_cli_start.hooks_json.stdout_bytes > 0);
   for (
     const m of [
       result.cli_start.version,
       result.events_query.limit_50,
       result.events_query.type_filter_limit_50,
+      result.hooks_cli_start.hooks_json,
     ]
   ) {
     assert.equal(m.runs, 1);

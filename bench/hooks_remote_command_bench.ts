@@ -8,37 +8,23 @@
 import { createCommandExecutor } from "../lifecycle/command/mod.ts";
 import { createRemoteExecutor } from "../lifecycle/remote/mod.ts";
 import type { Executor } from "../lifecycle/executor.ts";
+import { latency, scaled } from "./_stats.ts";
 
 const PARAMS = { work_item: { ref: "github:acme/app#42" }, proceed: true, prompt: "x".repeat(512) };
 
-/** The p-th percentile (0..100) of sorted `xs`, nearest rank. */
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
-
-const round = (ms: number) => Math.round(ms * 1000) / 1000;
-
-async function time(ex: Executor, calls: number, warmup: number) {
-  for (let i = 0; i < warmup; i++) await ex.call("session_spawn", PARAMS, { timeoutMs: 10_000 });
-  const ms: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t = performance.now();
-    await ex.call("session_spawn", PARAMS, { timeoutMs: 10_000 });
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { calls, p50_ms: round(percentile(ms, 50)), p99_ms: round(percentile(ms, 99)) };
+function time(ex: Executor, calls: number, warmup: number) {
+  return latency(() => ex.call("session_spawn", PARAMS, { timeoutMs: 10_000 }), {
+    calls,
+    warmup,
+  });
 }
 
 /** The same command spawned bare with `Deno.Command` (no group, no env, no checks): a baseline. */
-async function rawSpawn(calls: number) {
+function rawSpawn(calls: number) {
   const input = new TextEncoder().encode(
     JSON.stringify({ point: "session_spawn", context: PARAMS }),
   );
-  const ms: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t = performance.now();
+  return latency(async () => {
     const child = new Deno.Command("/bin/sh", {
       args: ["-c", "cat >/dev/null"],
       stdin: "piped",
@@ -49,10 +35,7 @@ async function rawSpawn(calls: number) {
     await w.write(input);
     await w.close();
     await child.output();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { calls, p50_ms: round(percentile(ms, 50)), p99_ms: round(percentile(ms, 99)) };
+  }, { calls, warmup: 0 });
 }
 
 /** Measures both executors; returns the figures for `deno task bench`. */
@@ -62,9 +45,9 @@ export async function run(): Promise<Record<string, unknown>> {
     argv: ["/bin/sh", "-c", "cat >/dev/null"],
     cwd: Deno.cwd(),
   });
-  const commandFigures = await time(command, 200, 10);
+  const commandFigures = await time(command, scaled(200, 5), scaled(10, 5));
   await command.close();
-  const baseline = await rawSpawn(100);
+  const baseline = await rawSpawn(scaled(100, 5));
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const body = await req.json();
@@ -76,7 +59,7 @@ export async function run(): Promise<Record<string, unknown>> {
       name: "bench-remote",
       url: `http://127.0.0.1:${port}/rpc`,
     });
-    const remoteFigures = await time(remote, 2000, 50);
+    const remoteFigures = await time(remote, scaled(2000), scaled(50, 5));
     await remote.close();
     return {
       hooks_command_call: commandFigures,

@@ -2,12 +2,19 @@
  * `deno task bench`: runs every bench module and prints ONE JSON object to stdout, each
  * module's results under its name (progress goes to stderr). To add a bench, write a module
  * exporting `run(): Promise<Record<string, unknown>>` and list it in {@linkcode BENCHES}.
- * `THE_LOOP_BENCH_ONLY=name,name` runs a subset.
+ * `THE_LOOP_BENCH_ONLY=name,name` runs a subset; `THE_LOOP_BENCH_QUICK=1` makes the hook benches
+ * do a hundredth of their calls (to check the output, not to measure). Figures the issue sets a
+ * target for carry it beside them: `target_p50_ms` / `target_p99_ms` and `meets_target`.
  *
  * @module
  */
 import * as cliStart from "./cli_start.ts";
 import * as eventsQuery from "./events_query.ts";
+import * as hooksCliStart from "./hooks_cli_start.ts";
+import * as hooksIdleRss from "./hooks_idle_rss.ts";
+import * as hooksModule from "./hooks_module_bench.ts";
+import * as hooksRemoteCommand from "./hooks_remote_command_bench.ts";
+import * as hooksRunner from "./hooks_runner_bench.ts";
 
 /** One bench: measures something and returns its figures. */
 export interface BenchModule {
@@ -18,6 +25,11 @@ export interface BenchModule {
 export const BENCHES: Record<string, BenchModule> = {
   cli_start: cliStart,
   events_query: eventsQuery,
+  hooks_module: hooksModule,
+  hooks_runner: hooksRunner,
+  hooks_remote_command: hooksRemoteCommand,
+  hooks_idle_rss: hooksIdleRss,
+  hooks_cli_start: hooksCliStart,
 };
 
 /** Runs the benches named in `only` (default: all), in order. */

@@ -10,6 +10,7 @@ import { VERSION } from "../version.ts";
 import * as init from "./init.ts";
 import * as config from "./config/mod.ts";
 import * as events from "./events.ts";
+import * as hooks from "./hooks/mod.ts";
 
 /** A command module: adds its command (and subcommands) to the program. */
 export interface CommandModule {
@@ -17,7 +18,7 @@ export interface CommandModule {
 }
 
 /** Every top-level command, in the order `--help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [init, config, events];
+export const COMMANDS: readonly CommandModule[] = [init, config, events, hooks];
 
 /** Builds the full program. Errors are thrown (never `process.exit`), for `main.ts` to map. */
 export function buildProgram(ctx: CliContext): Command {

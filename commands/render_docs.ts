@@ -48,7 +48,9 @@ export function renderCliDocs(): string {
 if (import.meta.main) {
   const target = new URL("../docs/cli.md", import.meta.url);
   await Deno.writeTextFile(target, renderCliDocs());
-  const fmt = new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", target.pathname] });
+  const fmt = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "-q", "--line-width=100", target.pathname],
+  });
   await fmt.output();
   console.log(`wrote ${target.pathname}`);
 }

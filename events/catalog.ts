@@ -98,7 +98,8 @@ export const EVENT_TYPES: Record<string, EventType> = {
     },
   },
   "hooks.refused": {
-    description: "A hook refused the operation (a command hook exited 2).",
+    description:
+      "A hook refused the operation: an answer with proceed=false, a command hook exiting 2, or a required hook's failure.",
     level: "warning",
     fields: {
       point: POINT,

@@ -100,7 +100,9 @@ export async function callOne(
     };
     if (entry.required && proceedPoint && c.proceed !== false) {
       c.proceed = false;
-      c.reason = `required hook ${entry.name} failed: ${error}`;
+      // The reason is posted on the ticket: its first line only (no stack, no local paths);
+      // the whole error stays in hooks.failed.
+      c.reason = `required hook ${entry.name} failed: ${error.split("\n")[0]}`;
       out.changed = ["proceed", "reason"];
       out.refusal = c.reason as string;
     }

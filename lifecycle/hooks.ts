@@ -24,6 +24,14 @@ export type HookAnswer<P extends PointName> =
   | ContextOf<P>
   | Partial<DecisionsOf<P>>;
 
+/** What the-loop tells a hook about itself when it constructs it. */
+export interface HookMeta {
+  /** The declaration's `name:`. */
+  name: string;
+  /** The config file's directory ("" when unknown, e.g. a hook constructed by hand). */
+  configDir: string;
+}
+
 /** What a hook method returns: its answer, or a promise of it. */
 export type HookResult<P extends PointName> = HookAnswer<P> | Promise<HookAnswer<P>>;
 
@@ -47,9 +55,29 @@ export type HookOptions = Record<string, unknown>;
 export class LifecycleHooks {
   /** The declaration's `with:` mapping (`{}` when none). */
   readonly options: HookOptions;
+  /** Who the-loop loaded this hook as: its `name:` and the config file's directory. */
+  readonly meta: HookMeta;
 
-  constructor(options: HookOptions = {}) {
+  constructor(options: HookOptions = {}, meta: Partial<HookMeta> = {}) {
     this.options = options;
+    this.meta = { name: meta.name ?? "", configDir: meta.configDir ?? "" };
+  }
+
+  /**
+   * Resolves `path` the way the-loop resolves the paths in its config: an absolute path stays,
+   * a relative one is taken from the config file's directory — so `with: {roster: ./roster.txt}`
+   * names the same file as `permissions: {read: [./roster.txt]}`.
+   */
+  resolvePath(path: string): string {
+    if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || !this.meta.configDir) return path;
+    const base = this.meta.configDir.replace(/[\\/]+$/, "");
+    const parts = `${base}/${path}`.split("/");
+    const out: string[] = [];
+    for (const p of parts) {
+      if (p === "..") out.length > 1 ? out.pop() : null;
+      else if (p !== "." && (p !== "" || out.length === 0)) out.push(p);
+    }
+    return out.join("/");
   }
 
   /** Once per arming, before the workspace is prepared. Decisions: proceed, reason. */

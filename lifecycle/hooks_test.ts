@@ -10,7 +10,7 @@ Deno.test("every point in POINTS has a method of the same name on LifecycleHooks
     assert.equal((m as (c: unknown) => unknown).call(base, {}), undefined, `${p} passes`);
   }
   const methods = Object.getOwnPropertyNames(LifecycleHooks.prototype)
-    .filter((n) => n !== "constructor" && n !== "handles");
+    .filter((n) => !["constructor", "handles", "resolvePath"].includes(n));
   assert.deepEqual(methods.sort(), [...POINT_NAMES].sort(), "no method without a point");
 });
 
@@ -57,4 +57,13 @@ Deno.test("options from the declaration's with: are kept on the instance", () =>
   }
   assert.equal(new Board({ board: "platform" }).board(), "platform");
   assert.deepEqual(new LifecycleHooks().options, {});
+});
+
+Deno.test("resolvePath: relative paths resolve against the config file's directory", () => {
+  const h = new LifecycleHooks({}, { name: "x", configDir: "/srv/loop/.the-loop" });
+  assert.equal(h.meta.name, "x");
+  assert.equal(h.resolvePath("./roster.txt"), "/srv/loop/.the-loop/roster.txt");
+  assert.equal(h.resolvePath("../shared/roster.txt"), "/srv/loop/shared/roster.txt");
+  assert.equal(h.resolvePath("/etc/roster.txt"), "/etc/roster.txt");
+  assert.equal(new LifecycleHooks().resolvePath("a.txt"), "a.txt");
 });

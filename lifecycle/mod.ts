@@ -20,7 +20,13 @@
  *
  * @module
  */
-export { type HookAnswer, type HookOptions, type HookResult, LifecycleHooks } from "./hooks.ts";
+export {
+  type HookAnswer,
+  type HookMeta,
+  type HookOptions,
+  type HookResult,
+  LifecycleHooks,
+} from "./hooks.ts";
 export {
   applyAnswer,
   type ApplyOptions,

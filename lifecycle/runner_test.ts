@@ -111,6 +111,18 @@ Deno.test("a required hook's failure refuses a proceed point, and is only a fail
   assert.equal(sink.ofType("hooks.failed").length, 2);
 });
 
+Deno.test("a required hook's refusal reason is the error's first line; the event keeps it all", async () => {
+  const boom = () => {
+    throw new HookFailure("roster unreadable\n    at file:///srv/hooks/roster.ts:3:9");
+  };
+  const { runner, sink } = setup([
+    { entry: entryOf("gate", { required: true }), executor: fakeExecutor("gate", boom) },
+  ]);
+  const ctx = await runner.run("work_item_start", startCtx());
+  assert.equal(ctx.reason, "required hook gate failed: roster unreadable");
+  assert.match(String(sink.ofType("hooks.failed")[0].error), /roster\.ts:3:9/);
+});
+
 Deno.test("a command's refusal refuses a proceed point; elsewhere it is a failure that says so", async () => {
   const refuser = fakeExecutor("audit", () => ({
     answer: null,

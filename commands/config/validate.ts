@@ -1,14 +1,18 @@
 /**
- * `the-loop config validate [--format text|json]`: checks the config that applies. Prints
- * `ok: PATH`, or exits 1 with every problem on stderr, one `file:line:col: key: message` each.
+ * `the-loop config validate [--format text|json]`: checks the config that applies — the schema,
+ * then the `hooks:` declaration (which keys suit which kind of hook, names, points, URLs, …),
+ * without importing, contacting or running any hook. Prints `ok: PATH`, or exits 1 with every
+ * problem of both checks on stderr, one `file:line:col: key: message` each.
  *
  * @module
  */
 import type { Command } from "commander";
-import { ProblemsError } from "../../errors.ts";
+import type { LoadedConfig } from "../../config/mod.ts";
+import { type Problem, ProblemsError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../_context.ts";
 import { formatOption, toJson } from "../_output.ts";
+import { hooksProblems } from "../hooks/_declaration.ts";
 
 /** Registers `config validate`. */
 export function register(config: Command, ctx: CliContext): void {
@@ -16,19 +20,31 @@ export function register(config: Command, ctx: CliContext): void {
     .description("check the CLI config and list every problem in it");
   formatOption(cmd, ["text", "json"], "text");
   cmd.action(async (opts: { format: "text" | "json" }) => {
+    let loaded: LoadedConfig | undefined;
+    let problems: Problem[] = [];
     try {
-      const loaded = await loadCliConfig(ctx);
-      if (opts.format === "json") {
-        ctx.write(toJson({ ok: true, path: loaded.path, source: loaded.source, problems: [] }));
-      } else println(ctx, `ok: ${loaded.path ?? "no config file found; defaults apply"}`);
+      loaded = await loadCliConfig(ctx);
     } catch (error) {
+      if (!(error instanceof ProblemsError)) {
+        if (opts.format === "json") {
+          ctx.write(
+            toJson({ ok: false, path: null, problems: [{ message: (error as Error).message }] }),
+          );
+        }
+        throw error; // main.ts prints it on stderr and exits 1
+      }
+      problems = error.problems;
+    }
+    problems = [...problems, ...await hooksProblems(ctx, loaded, problems)]
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+    if (problems.length > 0) {
       if (opts.format === "json") {
-        const problems = error instanceof ProblemsError
-          ? error.problems
-          : [{ message: (error as Error).message }];
         ctx.write(toJson({ ok: false, path: problems[0]?.file ?? null, problems }));
       }
-      throw error; // main.ts prints each problem on stderr and exits 1
+      throw new ProblemsError(problems); // main.ts prints each problem on stderr and exits 1
     }
+    if (opts.format === "json") {
+      ctx.write(toJson({ ok: true, path: loaded!.path, source: loaded!.source, problems: [] }));
+    } else println(ctx, `ok: ${loaded!.path ?? "no config file found; defaults apply"}`);
   });
 }

@@ -113,8 +113,17 @@ export class ProcessHook implements Executor {
       for (const settle of child.pending.values()) settle(err);
       child.pending.clear();
     });
-    const { name, code, permissions, exportName, options, maxMemoryMb } = this.#opts;
-    this.#write(child, { type: "load", name, code, permissions, exportName, options, maxMemoryMb });
+    const { name, code, permissions, exportName, options, configDir, maxMemoryMb } = this.#opts;
+    this.#write(child, {
+      type: "load",
+      name,
+      code,
+      permissions,
+      exportName,
+      options,
+      configDir,
+      maxMemoryMb,
+    });
     return child;
   }
 

@@ -4,7 +4,7 @@
  * below are in place before the hook's first line runs. The hook itself is reached through a
  * lazily evaluated import, so a throw at its top level is reported, not fatal.
  *
- * Protocol (host → worker): `{type: "init", id, exportName?, options?, points}`,
+ * Protocol (host → worker): `{type: "init", id, exportName?, options?, meta?, points}`,
  * `{type: "call", id, point, params}`, `{type: "ping", id}`.
  * Worker → host: `{id, ok: true, handles? | answer?}` or `{id, ok: false, error, stack?}`.
  *
@@ -19,6 +19,7 @@ type Msg =
     id: number;
     exportName?: string;
     options?: Record<string, unknown>;
+    meta?: { name: string; configDir: string };
     points: string[];
   }
   | { type: "call"; id: number; point: string; params: Record<string, unknown> }
@@ -48,7 +49,9 @@ function fail(id: number, err: unknown): void {
   post({ id, ok: false, error, stack });
 }
 
-function isClass(v: unknown): v is new (opts: Record<string, unknown>) => Hook {
+function isClass(
+  v: unknown,
+): v is new (opts: Record<string, unknown>, meta?: { name: string; configDir: string }) => Hook {
   return typeof v === "function" && /^class[\s{]/.test(Function.prototype.toString.call(v));
 }
 
@@ -88,7 +91,7 @@ function pickTarget(mod: Hook, exportName: string | undefined): [string, unknown
 function instantiate(mod: Hook, msg: Extract<Msg, { type: "init" }>): Hook {
   const [name, target] = pickTarget(mod, msg.exportName);
   const hasOptions = msg.options !== undefined && Object.keys(msg.options).length > 0;
-  if (isClass(target)) return new target(msg.options ?? {});
+  if (isClass(target)) return new target(msg.options ?? {}, msg.meta);
   if (typeof target === "object" && target !== null) {
     if (hasOptions) {
       throw new Error(`export "${name}" is an object, not a class: "with" options cannot reach it`);

@@ -30,6 +30,8 @@ export interface WorkerHookOptions {
   exportName?: string;
   /** The declaration's `with`: the class's constructor argument. */
   options?: Record<string, unknown>;
+  /** The config file's directory, handed to the hook (`this.configDir`) to resolve its paths. */
+  configDir?: string;
 }
 
 interface Live {
@@ -87,8 +89,9 @@ export class WorkerHook implements Executor {
     worker.onmessageerror = () => {
       this.#failAll(live, new HookFailure(`hook "${this.name}": its answer could not be read`));
     };
-    const { exportName, options } = this.#opts;
-    this.#ready = this.#send(live, { type: "init", exportName, options, points: POINT_NAMES })
+    const { name, exportName, options, configDir } = this.#opts;
+    const meta = { name, configDir: configDir ?? "" };
+    this.#ready = this.#send(live, { type: "init", exportName, options, meta, points: POINT_NAMES })
       .then((reply) => {
         if (!reply.ok) throw new Error(describeWorkerError(reply));
         return reply.handles ?? [];

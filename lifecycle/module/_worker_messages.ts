@@ -36,6 +36,19 @@ export function firstLocation(stack: string | undefined): string | undefined {
 
 /** A failure reply as one message: the stack (runtime frames removed) or the message. */
 export function describeWorkerError(reply: WorkerReply): string {
-  if (reply.stack && reply.stack.includes(reply.error ?? "")) return hookStack(reply.stack);
-  return reply.error ?? "unknown error";
+  if (reply.stack && reply.stack.includes(reply.error ?? "")) {
+    return permissionHint(hookStack(reply.stack));
+  }
+  return permissionHint(reply.error ?? "unknown error");
+}
+
+/**
+ * Deno's permission errors tell a CLI user to "run again with the --allow-X flag"; for a hook
+ * the fix is a grant in its declaration, so say that instead.
+ */
+export function permissionHint(text: string): string {
+  return text.replace(
+    /, run again with the --allow-(\w+) flag/g,
+    (_m, kind) => ` (not granted to this hook: add it to the entry's permissions.${kind})`,
+  );
 }

@@ -82,7 +82,14 @@ export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor>
   try {
     const permissions = workerPermissions(opts.permissions, opts.baseDir);
     const { code } = await bundleHook(path);
-    const common = { name, code, permissions, exportName: opts.exportName, options: opts.options };
+    const common = {
+      name,
+      code,
+      permissions,
+      exportName: opts.exportName,
+      options: opts.options,
+      configDir: opts.baseDir,
+    };
     exec = opts.isolation === "process"
       ? await startProcessHook({ ...common, maxMemoryMb: opts.maxMemoryMb ?? 128 })
       : await startWorkerHook(common);

@@ -96,3 +96,13 @@ Deno.test("refusalReason: relative and the SDK pass; everything else says why", 
   assert.equal(resolveSpecifier("@the-loop/hooks", "/h/x.ts"), `${SDK_DIR}/mod.ts`);
   assert.equal(resolveSpecifier("../lib/y.ts", "/h/x/z.ts"), "/h/lib/y.ts");
 });
+
+Deno.test("a permission error names the hook's grant, not a CLI flag", async () => {
+  const { permissionHint } = await import("./_worker_messages.ts");
+  assert.equal(
+    permissionHint(
+      'NotCapable: Requires read access to "/x", run again with the --allow-read flag',
+    ),
+    'NotCapable: Requires read access to "/x" (not granted to this hook: add it to the entry\'s permissions.read)',
+  );
+});

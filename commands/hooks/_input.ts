@@ -1,0 +1,131 @@
+/**
+ * The inputs of `hooks test`: the point (a usage error, with a suggestion, when it is not one),
+ * the sample context file and the expected decisions file, each checked against the point's
+ * field table with an error naming the file and the field at fault.
+ *
+ * @module
+ */
+import { isAbsolute, join } from "node:path";
+import { UsageError } from "../../errors.ts";
+import {
+  type Context,
+  ContextError,
+  decisionNames,
+  makeContext,
+  POINT_NAMES,
+  type PointName,
+} from "../../lifecycle/contract.ts";
+import { isPointName } from "../../lifecycle/points.ts";
+import type { CliContext } from "../_context.ts";
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** The closest of `names` to `given`, when it is close enough to be a typo. */
+export function closest(given: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const n of names) {
+    const d = n.includes(given) && given.length >= 3 ? 1 : distance(given, n);
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  return bestD <= Math.max(2, Math.floor(given.length / 3)) ? best : undefined;
+}
+
+/** `--point`'s value as a point; a {@linkcode UsageError} (exit 2) otherwise. */
+export function parsePoint(value: string): PointName {
+  if (isPointName(value)) return value;
+  const guess = closest(value, POINT_NAMES);
+  throw new UsageError(
+    `--point: "${value}" is not a lifecycle point` +
+      (guess ? ` (did you mean ${guess}?)` : "") +
+      `; the points: ${POINT_NAMES.join(", ")}`,
+  );
+}
+
+/** A JSON file's content (`-`: stdin), with errors naming the flag and the file. */
+export async function readJsonInput(ctx: CliContext, flag: string, file: string): Promise<{
+  value: unknown;
+  label: string;
+}> {
+  const label = file === "-" ? "stdin" : file;
+  let text: string;
+  try {
+    // CliContext has no stdin; `-` is the one place a command reads it
+    text = file === "-"
+      ? await new Response(Deno.stdin.readable).text()
+      : await Deno.readTextFile(isAbsolute(file) ? file : join(ctx.cwd, file));
+  } catch (err) {
+    throw new Error(`${flag} ${label}: cannot read it (${(err as Error).message})`);
+  }
+  try {
+    return { value: JSON.parse(text), label };
+  } catch (err) {
+    throw new Error(`${flag} ${label}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/**
+ * The context `point`'s hooks would get, built from a sample: the context's fields (or the
+ * `{"point", "context"}` envelope a command hook reads); `work_item` and `endpoint` may be bare
+ * ref strings; decisions not given take their defaults.
+ */
+export function buildContext(point: PointName, raw: unknown, label: string): Context {
+  let fields = raw;
+  if (isObject(raw) && isObject(raw.context) && typeof raw.point === "string") {
+    if (raw.point !== point) {
+      throw new Error(
+        `--context ${label}: the file is for point ${raw.point}, but --point is ${point}`,
+      );
+    }
+    fields = raw.context;
+  }
+  try {
+    return makeContext(point, fields as never) as Context;
+  } catch (err) {
+    if (!(err instanceof ContextError)) throw err;
+    const what = err.field ? ` (field "${err.field}")` : "";
+    throw new Error(
+      `--context ${label}${what}: ${err.message}; ` +
+        `see 'the-loop hooks points' for ${point}'s fields`,
+    );
+  }
+}
+
+/** The expected decisions: an object whose every key is one of `point`'s decisions. */
+export function parseExpect(
+  point: PointName,
+  raw: unknown,
+  label: string,
+): Record<string, unknown> {
+  const decisions = decisionNames(point);
+  if (!isObject(raw)) {
+    throw new Error(
+      `--expect ${label}: must be a JSON object of decisions (${decisions.join(", ")})`,
+    );
+  }
+  for (const key of Object.keys(raw)) {
+    if (!decisions.includes(key)) {
+      throw new Error(
+        `--expect ${label}: "${key}" is not a decision of ${point} (decisions: ${
+          decisions.join(", ")
+        })`,
+      );
+    }
+  }
+  return raw;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

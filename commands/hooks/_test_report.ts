@@ -1,0 +1,98 @@
+/**
+ * What `hooks test` prints: the decisions the hook changed, every decision after the call, its
+ * `hooks.ran` record and how the result compares with `--expect`; as text or as JSON.
+ *
+ * @module
+ */
+import { type CliContext, println } from "../_context.ts";
+import type { RunOneResult } from "./_run_one.ts";
+
+/** One expected decision that differs from the result. */
+export interface Mismatch {
+  field: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The fields of `expect` whose value differs in `after`. */
+export function compare(
+  expect: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Mismatch[] {
+  return Object.entries(expect)
+    .filter(([k, v]) => !same(v, after[k]))
+    .map(([field, expected]) => ({ field, expected, actual: after[field] }));
+}
+
+/** What is being reported on. */
+export interface Shown {
+  name: string;
+  kind: string;
+  point: string;
+  expect?: Record<string, unknown>;
+  mismatches: Mismatch[];
+}
+
+function changedOf(r: RunOneResult): string[] {
+  return Array.isArray(r.ran.changed) ? r.ran.changed as string[] : [];
+}
+
+/** The `--format json` document. */
+export function jsonOf(r: RunOneResult, s: Shown): Record<string, unknown> {
+  const changed = Object.fromEntries(
+    changedOf(r).map((f) => [f, { before: r.before[f], after: r.after[f] }]),
+  );
+  const failed = r.ran.disposition === "failed" || r.ran.disposition === "timed_out";
+  return {
+    ok: !failed && s.mismatches.length === 0,
+    hook: s.name,
+    kind: s.kind,
+    point: s.point,
+    disposition: r.ran.disposition,
+    changed,
+    decisions: r.after,
+    ...(s.expect ? { expect: { ok: s.mismatches.length === 0, mismatches: s.mismatches } } : {}),
+    telemetry: r.ran,
+    events: r.events,
+  };
+}
+
+/** The text report. */
+export function printText(ctx: CliContext, r: RunOneResult, s: Shown): void {
+  const v = (x: unknown) => JSON.stringify(x);
+  println(
+    ctx,
+    `hook ${s.name} (${s.kind}) at ${s.point}: ${r.ran.disposition} in ${r.ran.duration_ms} ms`,
+  );
+  const changed = changedOf(r);
+  println(ctx, changed.length ? "changed:" : "changed: nothing");
+  for (const f of changed) println(ctx, `  ${f}: ${v(r.before[f])} → ${v(r.after[f])}`);
+  println(ctx, "decisions after the call:");
+  const width = Math.max(...Object.keys(r.after).map((k) => k.length)) + 1;
+  for (const [k, x] of Object.entries(r.after)) {
+    println(ctx, `  ${(k + ":").padEnd(width)} ${v(x)}`);
+  }
+  println(ctx, "telemetry (hooks.ran):");
+  println(ctx, `  ${v(r.ran)}`);
+  if (!s.expect) return;
+  const n = Object.keys(s.expect).length;
+  if (s.mismatches.length === 0) {
+    println(ctx, `expect: ok (${n} decision${n === 1 ? "" : "s"} as expected)`);
+    return;
+  }
+  const k = s.mismatches.length;
+  println(
+    ctx,
+    `expect: ${k} of ${n} expected decision${n === 1 ? "" : "s"} ${
+      k === 1 ? "differs" : "differ"
+    }:`,
+  );
+  for (const m of s.mismatches) {
+    println(ctx, `  - ${m.field}: ${v(m.expected)}   (expected)`);
+    println(ctx, `  + ${m.field}: ${v(m.actual)}   (actual)`);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * `the-loop hooks [--format text|json]`: the `hooks:` declaration, read strictly (nothing is
+ * imported, contacted or run). Prints each entry's kind, target, points, flags and budget;
+ * never a token or header value (the listing is `describeDeclaration`'s, made for this).
+ *
+ * @module
+ */
+import { relative } from "node:path";
+import { describeDeclaration } from "../../lifecycle/declaration.ts";
+import { type CliContext, println } from "../_context.ts";
+import { toJson } from "../_output.ts";
+import { readDeclaration } from "./_declaration.ts";
+
+type DescribedEntry = ReturnType<typeof describeDeclaration>[number];
+
+/** Flags of `hooks`. */
+export interface ListFlags {
+  format: "text" | "json";
+}
+
+/** Prints the declaration. Throws `ProblemsError` (exit 1) when it does not parse. */
+export async function listHooks(ctx: CliContext, flags: ListFlags): Promise<void> {
+  const { loaded, decl } = await readDeclaration(ctx);
+  const hooks = describeDeclaration(decl);
+  if (flags.format === "json") {
+    ctx.write(toJson({ config: loaded.path, hooks }));
+    return;
+  }
+  const from = loaded.path ?? "no config file found; defaults apply";
+  if (hooks.length === 0) {
+    println(
+      ctx,
+      `no hooks declared (${from}); see docs/lifecycle-hooks.md or 'the-loop hooks init'`,
+    );
+    return;
+  }
+  const n = hooks.length;
+  println(ctx, `${n} hook${n === 1 ? "" : "s"} in ${from}, run in this order:`);
+  for (const h of hooks) {
+    println(ctx);
+    println(ctx, `${h.name} (${h.kind})${h.enabled ? "" : "  [disabled]"}`);
+    for (const [k, v] of details(h, loaded.baseDir)) println(ctx, `  ${k.padEnd(12)} ${v}`);
+  }
+}
+
+function list(v: unknown): string {
+  return Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v);
+}
+
+function grants(p: Record<string, true | string[]>): string {
+  const parts = Object.entries(p).map(([k, v]) => `${k}: ${v === true ? "all" : v.join(" ")}`);
+  return parts.length ? parts.join("; ") : "none (fully sandboxed)";
+}
+
+/** The lines under one hook: what it runs, when, and how. */
+function details(h: DescribedEntry, baseDir: string): [string, string][] {
+  const rows: [string, string][] = [];
+  const where = h.line !== undefined ? ` (line ${h.line})` : "";
+  if (h.kind === "module") rows.push(["path", relative(baseDir, String(h.path)) + where]);
+  else if (h.kind === "remote") rows.push(["url", String(h.url) + where]);
+  else rows.push(["command", h.target + where]);
+  const dflt = h.kind === "module" ? "the points it implements" : "every point";
+  rows.push(["on", h.on === "default" ? `default (${dflt})` : h.on.join(", ")]);
+  rows.push(["required", h.required ? "yes: its failure refuses the operation" : "no"]);
+  rows.push(["enabled", h.enabled ? "yes" : "no"]);
+  rows.push(["timeout", `${h.timeoutSeconds}s`]);
+  if (h.kind === "module") {
+    rows.push([
+      "isolation",
+      `${h.isolation}${h.isolation === "process" ? `, ${h.maxMemoryMb} MB heap` : ""}`,
+    ]);
+    rows.push(["permissions", grants(h.permissions as Record<string, true | string[]>)]);
+    if (h.executor) rows.push(["executor", String(h.executor)]);
+    rows.push(["options", list(h.options)]);
+  } else if (h.kind === "remote") {
+    rows.push(["token", h.tokenEnv ? `from $${h.tokenEnv}` : "none"]);
+    rows.push(["headers", list(h.headers)]);
+  } else {
+    rows.push(["env", list(h.env)]);
+    rows.push(["max output", `${h.maxOutputBytes} bytes`]);
+  }
+  return rows;
+}

@@ -1,0 +1,43 @@
+/**
+ * `the-loop hooks`: inspect and check the lifecycle hooks — list the declaration (`list`, the
+ * default subcommand), `points` (the catalog), `validate` (the CI preflight), `test` (run one hook
+ * against a sample context) and `init` (write a starter hook).
+ *
+ * Start-up stays fast: nothing here imports the bundler or the executors; `validate` and `test`
+ * import them when they run.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import type { CliContext } from "../_context.ts";
+import { formatOption } from "../_output.ts";
+import { UsageError } from "../../errors.ts";
+import { closest } from "./_input.ts";
+import * as init from "./init.ts";
+import { type ListFlags, listHooks } from "./list.ts";
+import * as points from "./points.ts";
+import * as test from "./test_command.ts";
+import * as validate from "./validate.ts";
+
+/** Registers `hooks` and its subcommands. */
+export function register(program: Command, ctx: CliContext): void {
+  const hooks = program.command("hooks")
+    .description("list, check, test and scaffold the lifecycle hooks declared in hooks:");
+  hooks.helpOption("-h, --help", "show help").helpCommand(false);
+  // `hooks [--format]` runs `list`: as the default subcommand (not an action of `hooks` with
+  // its own --format) so that the subcommands' --format is theirs wherever it is written
+  const list = hooks.command("list", { isDefault: true })
+    .description("list the declared hooks (the default): nothing is imported, contacted or run");
+  formatOption(list, ["text", "json"], "text");
+  // a mistyped subcommand lands here as an extra argument: say so rather than "too many arguments"
+  list.allowExcessArguments(true).action((flags: ListFlags, cmd: Command) => {
+    const typo = cmd.args[0];
+    if (typo === undefined) return listHooks(ctx, flags);
+    const guess = closest(typo, hooks.commands.map((c) => c.name()));
+    throw new UsageError(
+      `unknown command 'hooks ${typo}'${guess ? ` (did you mean ${guess}?)` : ""}; ` +
+        `see 'the-loop hooks --help'`,
+    );
+  });
+  for (const sub of [points, validate, test, init]) sub.register(hooks, ctx);
+}

@@ -1,0 +1,100 @@
+/**
+ * `the-loop hooks test <name> --point P --context ctx.json [--expect decisions.json]`: runs ONE
+ * declared hook against a sample context exactly as the daemon would (same loader, sandbox,
+ * timeout and answer checks; see `_run_one.ts`) and prints the decisions it made and its
+ * `hooks.ran` record. Exit 1 when the hook failed or timed out, or a decision differs from
+ * `--expect`. A disabled hook is tested anyway, with a note.
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import type { CliContext } from "../_context.ts";
+import { formatOption, toJson } from "../_output.ts";
+import { readDeclaration } from "./_declaration.ts";
+import { buildContext, parseExpect, parsePoint, readJsonInput } from "./_input.ts";
+import { compare, jsonOf, printText } from "./_test_report.ts";
+
+interface TestFlags {
+  point: string;
+  context: string;
+  expect?: string;
+  format: "text" | "json";
+}
+
+/** Registers `hooks test`. */
+export function register(hooks: Command, ctx: CliContext): void {
+  const cmd = hooks.command("test")
+    .description(
+      "run one hook against a sample context, as the daemon would, and show its decisions",
+    )
+    .argument("<name>", "the hook's name in hooks:")
+    .addOption(
+      new Option("--point <point>", "the lifecycle point to call it at").makeOptionMandatory(),
+    )
+    .addOption(
+      new Option("--context <file>", "JSON file of the context's fields ('-': stdin)")
+        .makeOptionMandatory(),
+    )
+    .option("--expect <file>", "JSON object of decisions the result must hold (exit 1 otherwise)");
+  formatOption(cmd, ["text", "json"], "text");
+  cmd.action((name: string, flags: TestFlags) => testHook(ctx, name, flags));
+}
+
+async function testHook(ctx: CliContext, name: string, flags: TestFlags): Promise<void> {
+  const point = parsePoint(flags.point);
+  const { loaded, decl } = await readDeclaration(ctx);
+  const entry = decl.entries.find((e) => e.name === name);
+  if (!entry) {
+    const names = decl.entries.map((e) => e.name);
+    throw new Error(
+      `no hook named "${name}" in ${loaded.path ?? "the config (no config file found)"}; ` +
+        (names.length ? `declared: ${names.join(", ")}` : "no hooks are declared"),
+    );
+  }
+  const input = await readJsonInput(ctx, "--context", flags.context);
+  const context = buildContext(point, input.value, input.label);
+  let expect: Record<string, unknown> | undefined;
+  if (flags.expect !== undefined) {
+    const e = await readJsonInput(ctx, "--expect", flags.expect);
+    expect = parseExpect(point, e.value, e.label);
+  }
+  if (!entry.enabled) {
+    ctx.warn(
+      `the-loop: note: hook ${name} is disabled (enabled: false); the daemon does not ` +
+        `call it, but it is tested here as if enabled\n`,
+    );
+  }
+  const { runOne } = await import("./_run_one.ts");
+  const result = await runOne({
+    decl,
+    entry: { ...entry, enabled: true },
+    point,
+    context,
+    env: ctx.env,
+    log: { path: loaded.config.eventLog.path, enabled: loaded.config.eventLog.enabled },
+    warn: (m) => ctx.warn(`the-loop: ${m}\n`),
+  });
+  const mismatches = expect ? compare(expect, result.after) : [];
+  const disposition = String(result.ran.disposition);
+  const failed = disposition === "failed" || disposition === "timed_out";
+  if (flags.format === "json") {
+    ctx.write(toJson(jsonOf(result, { name, kind: entry.kind, point, expect, mismatches })));
+  } else {
+    printText(ctx, result, { name, kind: entry.kind, point, expect, mismatches });
+  }
+  if (failed) {
+    const error = result.events.find((r) => r.event === "hooks.failed")?.error;
+    throw new Error(
+      `hooks test: hook ${name} ${
+        disposition === "timed_out" ? "timed out" : "failed"
+      } at ${point}` +
+        (error ? `: ${error}` : ""),
+    );
+  }
+  if (mismatches.length > 0) {
+    throw new Error(
+      `hooks test: hook ${name} at ${point}: ${mismatches.map((m) => m.field).join(", ")} ` +
+        `differ${mismatches.length === 1 ? "s" : ""} from --expect ${flags.expect}`,
+    );
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * `the-loop hooks validate [--online] [--format text|json]`: the preflight CI runs. Parses the
+ * declaration, then loads every enabled hook on its own, as the daemon would at start: a module
+ * in its sandbox (and it must handle the points its `on` claims), a command's program must be
+ * executable, a remote's `tokenEnv` must be set; `--online` also GETs each remote's `/health`.
+ * Every problem is listed, one per line, naming the hook; exit 1 if there is any.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { POINT_NAMES } from "../../lifecycle/points.ts";
+import { formatProblem, type Problem, ProblemsError } from "../../errors.ts";
+import { type CliContext, println } from "../_context.ts";
+import { formatOption, toJson } from "../_output.ts";
+import { readDeclaration } from "./_declaration.ts";
+import type { HookReport } from "./_preflight.ts";
+
+interface ValidateFlags {
+  online?: boolean;
+  format: "text" | "json";
+}
+
+/** Registers `hooks validate`. */
+export function register(hooks: Command, ctx: CliContext): void {
+  const cmd = hooks.command("validate")
+    .description(
+      "load every enabled hook as the daemon would (sandbox, programs, token variables) and list every problem",
+    )
+    .option("--online", "also call each remote hook's /health");
+  formatOption(cmd, ["text", "json"], "text");
+  cmd.action((flags: ValidateFlags) => validate(ctx, flags));
+}
+
+function summary(problems: Problem[], hooks: number): string {
+  const n = problems.length;
+  return `hooks validate: ${n} problem${n === 1 ? "" : "s"} in ${hooks} hook${
+    hooks === 1 ? "" : "s"
+  }:\n` + problems.map((p) => "  " + formatProblem(p)).join("\n");
+}
+
+async function validate(ctx: CliContext, flags: ValidateFlags): Promise<void> {
+  let read;
+  try {
+    read = await readDeclaration(ctx);
+  } catch (error) {
+    if (flags.format === "json") {
+      const problems = error instanceof ProblemsError
+        ? error.problems
+        : [{ message: (error as Error).message }];
+      ctx.write(toJson({ ok: false, config: problems[0]?.file ?? null, hooks: [], problems }));
+    }
+    throw error;
+  }
+  const { loaded, decl } = read;
+  const { preflight } = await import("./_preflight.ts");
+  const reports = await preflight(decl, { env: ctx.env, online: flags.online === true });
+  const problems = reports.flatMap((r) => r.problems);
+  const ok = problems.length === 0;
+  if (flags.format === "json") {
+    ctx.write(toJson({ ok, config: loaded.path, online: flags.online === true, hooks: reports }));
+  } else {
+    for (const r of reports) println(ctx, line(r));
+    if (ok) println(ctx, okLine(reports, flags.online === true));
+  }
+  if (!ok) {
+    throw new ProblemsError(problems, summary(problems, reports.filter((r) => !r.ok).length));
+  }
+}
+
+function line(r: HookReport): string {
+  const status = !r.enabled ? "skip" : r.ok ? "ok" : "FAIL";
+  const points = r.points?.length === POINT_NAMES.length
+    ? "; called at every point"
+    : r.points?.length
+    ? `; called at ${r.points.join(", ")}`
+    : "";
+  const what = r.ok ? r.checked.join("; ") + points : `${r.problems.length} problem(s), below`;
+  return `${status.padEnd(5)} ${r.name} (${r.kind}): ${what}`;
+}
+
+function okLine(reports: HookReport[], online: boolean): string {
+  const on = reports.filter((r) => r.enabled).length;
+  const off = reports.length - on;
+  const remotes = reports.filter((r) => r.enabled && r.kind === "remote").length;
+  const notes = [
+    ...(off ? [`${off} disabled, not loaded`] : []),
+    ...(remotes && !online ? ["remotes not contacted; add --online to call their /health"] : []),
+  ];
+  return `ok: ${on} hook${on === 1 ? "" : "s"}` + (notes.length ? ` (${notes.join("; ")})` : "");
+}
