@@ -18,9 +18,29 @@ export interface EventRecord {
   [k: string]: unknown;
 }
 
+/** One event waiting to be emitted (see {@linkcode EventSink.emitBatch}). */
+export interface PendingEvent {
+  event: string;
+  fields?: Record<string, unknown>;
+  level?: Level;
+}
+
 /** Where events go. `emit` never throws (except a strict test sink on an uncatalogued type). */
 export interface EventSink {
   emit(event: string, fields?: Record<string, unknown>, opts?: { level?: Level }): void;
+  /**
+   * Emits several events at once, in order. Optional: a sink without it gets one `emit` each.
+   * The event log writes them with one `write`, so a burst (a hook chain's records) costs one
+   * system call and still lands as whole lines.
+   */
+  emitBatch?(events: readonly PendingEvent[]): void;
+}
+
+/** Emits `events` through `sink`, as one batch when the sink can take one. */
+export function emitAll(sink: EventSink, events: readonly PendingEvent[]): void {
+  if (events.length === 0) return;
+  if (sink.emitBatch) return sink.emitBatch(events);
+  for (const e of events) sink.emit(e.event, e.fields, e.level ? { level: e.level } : undefined);
 }
 
 const COMMON = new Set(["ts", "source", "event", "level", "pid"]);

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Level } from "./catalog.ts";
-import { buildRecord, type EventSink } from "./_record.ts";
+import { buildRecord, type EventSink, type PendingEvent } from "./_record.ts";
 
 /** Options for {@linkcode EventLog}. */
 export interface EventLogOptions {
@@ -50,16 +50,25 @@ export class EventLog implements EventSink {
   }
 
   emit(event: string, fields?: Record<string, unknown>, opts?: { level?: Level }): void {
-    if (!this.#enabled) return;
-    const record = buildRecord({
-      source: this.#source,
-      event,
-      fields,
-      level: opts?.level,
-      strict: this.#strict,
-    });
+    this.emitBatch([{ event, fields, level: opts?.level }]);
+  }
+
+  /** Appends several records with ONE write: whole lines, in order, one system call. */
+  emitBatch(events: readonly PendingEvent[]): void {
+    if (!this.#enabled || events.length === 0) return;
+    let text = "";
+    for (const e of events) {
+      const record = buildRecord({
+        source: this.#source,
+        event: e.event,
+        fields: e.fields,
+        level: e.level,
+        strict: this.#strict,
+      });
+      text += JSON.stringify(record) + "\n";
+    }
     try {
-      this.#append(encoder.encode(JSON.stringify(record) + "\n"));
+      this.#append(encoder.encode(text));
     } catch (error) {
       if (this.#warned) return;
       this.#warned = true;

@@ -132,3 +132,39 @@ Deno.test("4 processes × 2000 records append concurrently: every line whole, no
   }
   for (const s of seen) assert.equal(s.size, count);
 });
+
+Deno.test("emitBatch appends every record, in order, with one write", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const log = new EventLog({ path, source: "hooks" });
+  log.emit("hooks.loaded", { count: 0, names: [] });
+  const writes: number[] = [];
+  const open = Deno.openSync;
+  // count the write calls the batch makes on the file it opens
+  Deno.openSync = ((p: string | URL, o?: Deno.OpenOptions) => {
+    const f = open(p, o);
+    const write = f.writeSync.bind(f);
+    f.writeSync = (b: Uint8Array) => {
+      writes.push(b.length);
+      return write(b);
+    };
+    return f;
+  }) as typeof Deno.openSync;
+  try {
+    log.emitBatch([
+      { event: "hooks.ran", fields: { hook: "a" } },
+      { event: "hooks.decided", fields: { hook: "a", changed: ["prompt"] } },
+      { event: "hooks.ran", fields: { hook: "b" }, level: "warning" },
+    ]);
+  } finally {
+    Deno.openSync = open;
+  }
+  assert.equal(writes.length, 1);
+  const records = readRecords(path);
+  assert.deepEqual(records.map((r) => [r.event, r.hook ?? null, r.level]), [
+    ["hooks.loaded", null, "info"],
+    ["hooks.ran", "a", "info"],
+    ["hooks.decided", "a", "info"],
+    ["hooks.ran", "b", "warning"],
+  ]);
+});

@@ -22,7 +22,7 @@ export {
   LEVELS,
 } from "./catalog.ts";
 export type { Level } from "./catalog.ts";
-export type { EventRecord, EventSink } from "./_record.ts";
+export { emitAll, type EventRecord, type EventSink, type PendingEvent } from "./_record.ts";
 export { EventLog, type EventLogOptions } from "./log.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
 export { isSecretKey, REDACTED } from "./_scrub.ts";

@@ -64,7 +64,7 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
     work_item: r.workItem,
     started: new Date(r.started).toISOString(),
     ended: new Date(r.ended).toISOString(),
-    duration_ms: Math.max(0, Math.round(r.ended - r.started)),
+    duration_ms: Math.max(0, Math.round((r.ended - r.started) * 1000) / 1000),
     disposition: o.disposition,
     changed: o.changed,
     ...(t?.exit_code !== undefined ? { exit_code: t.exit_code } : {}),

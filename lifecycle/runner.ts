@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { EventSink } from "../events/mod.ts";
+import { emitAll, type EventSink, type PendingEvent } from "../events/mod.ts";
 import type { ContextOf } from "./contract.ts";
 import type { Entry } from "./declaration.ts";
 import { timeoutMs } from "./declaration.ts";
@@ -35,7 +35,7 @@ export interface RunnerOptions {
   sink: EventSink;
   /** Where warnings go (one line each); default: nowhere. */
   warn?: (message: string) => void;
-  /** The clock, in epoch milliseconds; default `Date.now`. */
+  /** The clock, in epoch milliseconds; default: `performance`'s, precise to microseconds. */
   now?: () => number;
   /**
    * Secret values (bearer tokens, header values, passed-through variables) to scrub from every
@@ -57,7 +57,7 @@ export class Runner {
     this.#entries = [...opts.entries];
     this.#sink = opts.sink;
     this.#warn = opts.warn ?? (() => {});
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? (() => performance.timeOrigin + performance.now());
     this.#redact = redactor(opts.secrets ?? (() => []));
   }
 
@@ -72,28 +72,46 @@ export class Runner {
    */
   async run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
     if (this.#closed) return ctx;
-    for (const { entry, executor } of this.#entries) {
-      try {
-        if (!entry.enabled || !executor.handles(point)) continue;
-        await this.#callOne(point, ctx, entry, executor);
-      } catch (err) {
-        this.#safeWarn(
-          `hooks: unexpected error running hook ${entry.name} at ${point}: ${
-            this.#redact(err instanceof Error ? err.message : String(err))
-          }; the context is used as it stands`,
-        );
+    // The chain's events are written together when it ends: one write to the event log per
+    // run, not one per record (the chain's latency is what the operation waits for).
+    const pending: PendingEvent[] = [];
+    const collect: EventSink = {
+      emit: (event, fields, opts) => void pending.push({ event, fields, level: opts?.level }),
+    };
+    try {
+      for (const { entry, executor } of this.#entries) {
+        try {
+          if (!entry.enabled || !executor.handles(point)) continue;
+          await this.#callOne(point, ctx, entry, executor, collect);
+        } catch (err) {
+          this.#safeWarn(
+            `hooks: unexpected error running hook ${entry.name} at ${point}: ${
+              this.#redact(err instanceof Error ? err.message : String(err))
+            }; the context is used as it stands`,
+          );
+        }
       }
+    } finally {
+      try {
+        emitAll(this.#sink, pending);
+      } catch { /* a broken sink must not reach the caller */ }
     }
     return ctx;
   }
 
-  async #callOne(point: PointName, ctx: ContextOf<PointName>, entry: Entry, executor: Executor) {
+  async #callOne(
+    point: PointName,
+    ctx: ContextOf<PointName>,
+    entry: Entry,
+    executor: Executor,
+    sink: EventSink,
+  ) {
     const started = this.#now();
     const outcome = await callOne(point, ctx, entry, executor, this.#redact);
     const ended = this.#now();
     const wi = (ctx as { work_item?: { ref?: unknown } | string }).work_item;
     const workItem = typeof wi === "string" ? wi : typeof wi?.ref === "string" ? wi.ref : null;
-    report(this.#sink, {
+    report(sink, {
       point,
       entry,
       workItem,

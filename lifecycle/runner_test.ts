@@ -246,3 +246,33 @@ Deno.test("close closes every executor once, and a closed runner calls nothing",
   await runner.run("work_item_start", startCtx());
   assert.equal(a.calls.length, 0);
 });
+
+Deno.test("a run's events reach the sink as one batch, after the chain, in call order", async () => {
+  const batches: string[][] = [];
+  const sink = {
+    emit: () => assert.fail("the runner batches its events"),
+    emitBatch: (events: readonly { event: string }[]) =>
+      void batches.push(events.map((e) => e.event)),
+  };
+  const runner = new Runner({
+    entries: [
+      { entry: entryOf("a"), executor: fakeExecutor("a", () => ({ answer: null })) },
+      { entry: entryOf("b"), executor: fakeExecutor("b", () => ({ answer: { reason: "x" } })) },
+    ],
+    sink,
+  });
+  await runner.run("work_item_start", startCtx());
+  assert.deepEqual(batches, [["hooks.ran", "hooks.decided", "hooks.ran"]]);
+});
+
+Deno.test("hooks.ran's duration_ms keeps sub-millisecond precision", async () => {
+  let t = 1_000;
+  const sink = new MemorySink();
+  const runner = new Runner({
+    entries: [{ entry: entryOf("a"), executor: fakeExecutor("a", () => ({ answer: null })) }],
+    sink,
+    now: () => (t += 0.0625),
+  });
+  await runner.run("work_item_start", startCtx());
+  assert.equal(sink.ofType("hooks.ran")[0].duration_ms, 0.063);
+});

@@ -6,9 +6,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { cli } from "./_cli.ts";
-import { freePort, ROOT, snippetOf, tree } from "./_hooks_cli_util.ts";
+import { freePort, snippetOf, tree } from "./_hooks_cli_util.ts";
 
 /** Runs init, pastes its snippet into `config`, returns the printed `hooks test` argv. */
 async function initAndPaste(cwd: string, args: string[], config: string): Promise<string[]> {
@@ -39,10 +39,10 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   }
 }
 
-/** `deno check` a generated TypeScript file against the SDK (the repo's import map). */
+/** `deno check` a generated TypeScript file against the SDK `hooks init` wrote beside it. */
 async function typeChecks(file: string): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--cached-only", "--config", join(ROOT, "deno.json"), file],
+    args: ["check", "--cached-only", "--config", join(dirname(file), "deno.json"), file],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -114,7 +114,7 @@ Deno.test("hooks init command: an executable sh script that passes and decides",
   assert.equal(t.code, 0, t.stderr);
   assert.match(
     t.stdout,
-    /^hook audit \(command\) at work_item_start: passed in \d+ ms\nchanged: nothing\n/,
+    /^hook audit \(command\) at work_item_start: passed in \d+(?:\.\d+)? ms\nchanged: nothing\n/,
   );
 
   // its decision at phase_changed, and its refusal once an actor is blocked
@@ -175,7 +175,7 @@ Deno.test("hooks init remote: the serveHooks script runs, is tested and passes -
       "run",
       "--cached-only",
       "--config",
-      join(ROOT, "deno.json"),
+      join(cwd, ".the-loop/hooks/deno.json"),
       "--allow-net",
       "--allow-env",
       script,
@@ -234,4 +234,27 @@ Deno.test("hooks init: refuses to overwrite without --force; a bad name is a usa
   assert.match(bad.stderr, /hook name "Bad_Name" must be lowercase letters, digits and -/);
   const kind = await cli(["hooks", "init", "x", "--kind", "lambda"], { cwd });
   assert.equal(kind.code, 2);
+});
+
+Deno.test("hooks sdk writes the SDK and a deno.json mapping @the-loop/hooks, keeping an existing one", async () => {
+  const cwd = tree({ "hooks/deno.json": '{"imports": {}}\n' });
+  const r = await cli(["hooks", "sdk", "--dir", "fresh"], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  const map = JSON.parse(await Deno.readTextFile(join(cwd, "fresh/deno.json")));
+  assert.equal(map.imports["@the-loop/hooks"], "./the-loop-hooks/mod.ts");
+  const hook = join(cwd, "fresh/h.ts");
+  await Deno.writeTextFile(
+    hook,
+    'import { LifecycleHooks, type SessionSpawn } from "@the-loop/hooks";\n' +
+      "export default class H extends LifecycleHooks {\n" +
+      "  override session_spawn(ctx: SessionSpawn) {\n" +
+      "    return { prompt: ctx.prompt + '!' };\n  }\n}\n",
+  );
+  await typeChecks(hook);
+
+  const kept = await cli(["hooks", "sdk", "--dir", "hooks"], { cwd });
+  assert.equal(kept.code, 0, kept.stderr);
+  assert.match(kept.stdout, /kept .*hooks\/deno\.json/);
+  assert.equal(await Deno.readTextFile(join(cwd, "hooks/deno.json")), '{"imports": {}}\n');
+  await Deno.stat(join(cwd, "hooks/the-loop-hooks/mod.ts"));
 });

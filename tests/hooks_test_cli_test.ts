@@ -83,7 +83,7 @@ Deno.test("hooks test: a module hook's decisions, telemetry, event log and --exp
   const r = await cli(args, { cwd, env: ENV });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split("\n");
-  assert.match(lines[0], /^hook tagger \(module\) at session_spawn: decided in \d+ ms$/);
+  assert.match(lines[0], /^hook tagger \(module\) at session_spawn: decided in \d+(?:\.\d+)? ms$/);
   assert.equal(lines[1], "changed:");
   assert.equal(lines[2], '  prompt: "Implement issue #42." → "[T] Implement issue #42."');
   assert.equal(lines[3], "decisions after the call:");
@@ -223,7 +223,7 @@ Deno.test("hooks test: a remote hook gets its bearer token, which no output show
       { cwd, env: { ...env, FAR_TOKEN: "not-the-token" } },
     );
     assert.equal(wrong.code, 1);
-    assert.match(wrong.stdout, /: failed in \d+ ms/);
+    assert.match(wrong.stdout, /: failed in \d+(?:\.\d+)? ms/);
     assert.match(wrong.stderr, /hooks test: hook far failed at session_spawn: .*HTTP 401/);
     for (const x of [r, refused, wrong]) {
       assert.ok(!x.stdout.includes(TOKEN) && !x.stderr.includes(TOKEN));
@@ -245,7 +245,7 @@ Deno.test("hooks test: a hook that throws or times out exits 1", async () => {
   assert.equal(boom.code, 1);
   assert.match(
     boom.stdout,
-    /^hook boom \(module\) at session_spawn: failed in \d+ ms\nchanged: nothing\n/,
+    /^hook boom \(module\) at session_spawn: failed in \d+(?:\.\d+)? ms\nchanged: nothing\n/,
   );
   assert.match(boom.stderr, /hooks test: hook boom failed at session_spawn: .*kaboom in the hook/);
 

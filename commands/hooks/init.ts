@@ -12,6 +12,7 @@ import { UsageError } from "../../errors.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
 import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../_context.ts";
+import { SDK_DIR_NAME, writeSdk } from "./_sdk_files.ts";
 import { className, fill, type Kind, KINDS, snippet, STARTERS } from "./_templates.ts";
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -83,11 +84,17 @@ async function init(ctx: CliContext, name: string, flags: InitFlags): Promise<vo
     class: className(name),
     context,
     file: shown(file, ctx.cwd),
+    denojson: shown(join(dir, "deno.json"), ctx.cwd),
     port: String(port),
   });
   await writeFileAtomic(file, text, { mode: starter.mode });
   await writeFileAtomic(contextFile, starter.context);
   println(ctx, `wrote ${file}`);
+  if (flags.kind !== "command") {
+    const sdk = await writeSdk(dir);
+    println(ctx, `wrote ${join(dir, SDK_DIR_NAME)}/ (the SDK, so editors resolve @the-loop/hooks)`);
+    for (const k of sdk.kept) println(ctx, `kept ${k}: map "@the-loop/hooks" in it yourself`);
+  }
   println(ctx, `wrote ${contextFile} (a sample ${starter.point} context for 'hooks test')`);
   println(ctx);
   const where = loaded.path ??
@@ -98,7 +105,11 @@ async function init(ctx: CliContext, name: string, flags: InitFlags): Promise<vo
   println(ctx);
   println(ctx, "then:");
   if (flags.kind === "remote") {
-    println(ctx, `  deno run --allow-net --allow-env ${shown(file, ctx.cwd)}   # start the server`);
+    const config = shown(join(dir, "deno.json"), ctx.cwd);
+    println(
+      ctx,
+      `  deno run --config ${config} --allow-net --allow-env ${shown(file, ctx.cwd)}   # start it`,
+    );
   }
   println(ctx, `  the-loop hooks test ${name} --point ${starter.point} --context ${context}`);
   println(ctx, `  the-loop hooks validate${flags.kind === "remote" ? " --online" : ""}`);

@@ -1,7 +1,7 @@
 /**
  * `the-loop hooks`: inspect and check the lifecycle hooks — list the declaration (`list`, the
  * default subcommand), `points` (the catalog), `validate` (the CI preflight), `test` (run one hook
- * against a sample context) and `init` (write a starter hook).
+ * against a sample context), `init` (write a starter hook) and `sdk` (write the SDK out).
  *
  * Start-up stays fast: nothing here imports the bundler or the executors; `validate` and `test`
  * import them when they run.
@@ -16,6 +16,7 @@ import { closest } from "./_input.ts";
 import * as init from "./init.ts";
 import { type ListFlags, listHooks } from "./list.ts";
 import * as points from "./points.ts";
+import * as sdk from "./sdk.ts";
 import * as test from "./test_command.ts";
 import * as validate from "./validate.ts";
 
@@ -39,5 +40,5 @@ export function register(program: Command, ctx: CliContext): void {
         `see 'the-loop hooks --help'`,
     );
   });
-  for (const sub of [points, validate, test, init]) sub.register(hooks, ctx);
+  for (const sub of [points, validate, test, init, sdk]) sub.register(hooks, ctx);
 }

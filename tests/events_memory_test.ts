@@ -1,0 +1,90 @@
+/**
+ * `the-loop events` reads in constant memory: over a log several times larger than the heap it
+ * is allowed, every query still completes. A reader that held the file (or every match) in
+ * memory would die of heap exhaustion here, whatever the machine's speed.
+ */
+import assert from "node:assert/strict";
+import { baseEnv, taskArgs } from "./_cli.ts";
+
+const HEAP_MB = 16;
+const LINES = 200_000; // ~60 MB: four times the heap
+
+async function writeLog(path: string): Promise<void> {
+  const file = await Deno.open(path, { write: true, create: true, truncate: true });
+  const enc = new TextEncoder();
+  const pad = "x".repeat(200);
+  try {
+    for (let start = 0; start < LINES; start += 10_000) {
+      let chunk = "";
+      for (let i = start; i < start + 10_000; i++) {
+        chunk += JSON.stringify({
+          ts: "2026-11-29T10:00:00.000Z",
+          source: "poll",
+          event: i % 8 === 0 ? "hooks.ran" : "poll.cycle",
+          level: "info",
+          pid: 1,
+          work_item: `github:acme/app#${i % 40}`,
+          n: i,
+          pad,
+        }) + "\n";
+      }
+      await file.write(enc.encode(chunk));
+    }
+  } finally {
+    file.close();
+  }
+}
+
+async function events(args: string[], cwd: string) {
+  const args_ = taskArgs();
+  // `deno run <flags> main.ts …`: the heap cap goes among the flags, before main.ts
+  const main = args_.findIndex((a) => a.endsWith("main.ts"));
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      ...args_.slice(0, main),
+      `--v8-flags=--max-old-space-size=${HEAP_MB}`,
+      ...args_.slice(main),
+      "events",
+      ...args,
+    ],
+    cwd,
+    env: baseEnv(cwd),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test(`events queries a log four times its ${HEAP_MB} MB heap cap`, async () => {
+  const dir = await Deno.makeTempDir({ prefix: "the-loop-events-mem-" });
+  const log = `${dir}/events.jsonl`;
+  try {
+    await writeLog(log);
+    assert.ok((await Deno.stat(log)).size > 4 * HEAP_MB * 1024 * 1024);
+
+    const tail = await events(["--file", log, "--limit", "100", "--format", "jsonl"], dir);
+    assert.equal(tail.code, 0, tail.stderr);
+    const last = tail.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(last.length, 100);
+    assert.equal(last.at(-1).n, LINES - 1);
+
+    const all = await events(
+      ["--file", log, "--type", "hooks.*", "--limit", "0", "--format", "jsonl"],
+      dir,
+    );
+    assert.equal(all.code, 0, all.stderr);
+    assert.equal(all.stdout.trim().split("\n").length, LINES / 8);
+
+    const one = await events(
+      ["--file", log, "--work-item", "github:acme/app#7", "--limit", "5", "--format", "json"],
+      dir,
+    );
+    assert.equal(one.code, 0, one.stderr);
+    const picked = JSON.parse(one.stdout) as { n: number }[];
+    assert.deepEqual(picked.map((r) => r.n), [199807, 199847, 199887, 199927, 199967]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
