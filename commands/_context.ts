@@ -29,3 +29,15 @@ export interface CliContext {
 export function println(ctx: CliContext, line = ""): void {
   ctx.write(line + "\n");
 }
+
+/** A context that prints nothing and reads no environment: for building the program to inspect it. */
+export function silentContext(): CliContext {
+  return {
+    write: () => {},
+    warn: () => {},
+    env: () => undefined,
+    cwd: "/",
+    configFlag: () => undefined,
+    interrupted: () => new Promise(() => {}),
+  };
+}

@@ -9,16 +9,7 @@ import type { Command } from "commander";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../state/atomic.ts";
 import { type CliContext, println } from "./_context.ts";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
+import { exists } from "../state/files.ts";
 
 /** Registers `init`. */
 export function register(program: Command, ctx: CliContext): void {

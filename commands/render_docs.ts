@@ -6,6 +6,8 @@
  * @module
  */
 import type { Command } from "commander";
+import { formatMarkdown } from "../tools/fmt_markdown.ts";
+import { silentContext } from "./_context.ts";
 import { buildProgram } from "./mod.ts";
 
 const HEADER = `# CLI reference
@@ -32,14 +34,7 @@ function walk(cmd: Command, path: string[], out: string[]): void {
 
 /** The full text of `docs/cli.md`. */
 export function renderCliDocs(): string {
-  const program = buildProgram({
-    write: () => {},
-    warn: () => {},
-    env: () => undefined,
-    cwd: "/",
-    configFlag: () => undefined,
-    interrupted: () => new Promise(() => {}),
-  });
+  const program = buildProgram(silentContext());
   const out: string[] = [HEADER];
   walk(program, [], out);
   return out.join("");
@@ -47,10 +42,6 @@ export function renderCliDocs(): string {
 
 if (import.meta.main) {
   const target = new URL("../docs/cli.md", import.meta.url);
-  await Deno.writeTextFile(target, renderCliDocs());
-  const fmt = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "-q", "--line-width=100", target.pathname],
-  });
-  await fmt.output();
+  await Deno.writeTextFile(target, await formatMarkdown(renderCliDocs()));
   console.log(`wrote ${target.pathname}`);
 }

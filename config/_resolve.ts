@@ -5,6 +5,7 @@
  * @module
  */
 import { isAbsolute, join, resolve } from "node:path";
+import { exists } from "../state/files.ts";
 
 /** Where the config file came from. */
 export type ConfigSource = "flag" | "env" | "cwd" | "home" | "none";
@@ -49,16 +50,6 @@ export function absolutePath(
 ): string {
   const expanded = expandHome(path, env);
   return isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 /** Finds the config file. Throws when an explicitly named file does not exist. */

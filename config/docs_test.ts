@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { DOCS_PATH, formatMarkdown, renderConfigDocs } from "./render_docs.ts";
+import { DOCS_PATH, renderConfigDocs } from "./render_docs.ts";
+import { formatMarkdown } from "../tools/fmt_markdown.ts";
 import { CONFIG_SCHEMA } from "./mod.ts";
 import type { SchemaNode } from "./_describe.ts";
 

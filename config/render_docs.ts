@@ -7,6 +7,7 @@
 import { CONFIG_SCHEMA } from "./mod.ts";
 import type { SchemaNode } from "./_describe.ts";
 import { INTRO } from "./_docs_intro.ts";
+import { formatMarkdown } from "../tools/fmt_markdown.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -73,24 +74,6 @@ export function renderConfigDocs(schema: SchemaNode = CONFIG_SCHEMA): string {
   const out = [INTRO.trim(), ""];
   sections(schema, "", out);
   return out.join("\n");
-}
-
-/** Formats Markdown the way `deno fmt` does, so the committed file passes `deno fmt --check`. */
-export async function formatMarkdown(text: string): Promise<string> {
-  const root = new URL("..", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext", "md", "-"],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  await writer.close();
-  const out = await child.output();
-  if (!out.success) throw new Error(`deno fmt failed: ${new TextDecoder().decode(out.stderr)}`);
-  return new TextDecoder().decode(out.stdout);
 }
 
 /** Where the generated reference lives. */

@@ -7,6 +7,7 @@
  * @module
  */
 import { catalogMarkdown } from "./format.ts";
+import { formatMarkdown } from "../tools/fmt_markdown.ts";
 
 /** Where the generated catalog starts and ends in `docs/events.md`. */
 export const MARKERS = ["<!-- catalog:start -->", "<!-- catalog:end -->"] as const;
@@ -23,22 +24,6 @@ export async function renderEventsDocs(page: string): Promise<string> {
   const text = page.slice(0, start + MARKERS[0].length) + "\n\n" + catalogMarkdown() + "\n" +
     page.slice(end);
   return await formatMarkdown(text);
-}
-
-async function formatMarkdown(text: string): Promise<string> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext", "md", "-"],
-    cwd: new URL("..", import.meta.url).pathname,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  await writer.close();
-  const out = await child.output();
-  if (!out.success) throw new Error(`deno fmt failed: ${new TextDecoder().decode(out.stderr)}`);
-  return new TextDecoder().decode(out.stdout);
 }
 
 if (import.meta.main) {

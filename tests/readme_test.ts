@@ -7,19 +7,13 @@ import assert from "node:assert/strict";
 import type { Command } from "commander";
 import denoJson from "../deno.json" with { type: "json" };
 import { buildProgram } from "../commands/mod.ts";
+import { silentContext } from "../commands/_context.ts";
 
 const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
 const tasks = Object.keys(denoJson.tasks);
 
 function program(): Command {
-  return buildProgram({
-    write: () => {},
-    warn: () => {},
-    env: () => undefined,
-    cwd: "/",
-    configFlag: () => undefined,
-    interrupted: () => new Promise(() => {}),
-  });
+  return buildProgram(silentContext());
 }
 
 Deno.test("every `deno task X` in the README is a task in deno.json", () => {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { SDK_ENTRY, SDK_SOURCES } from "../../lifecycle/_sdk_sources.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
 import { VERSION } from "../../version.ts";
+import { exists } from "../../state/files.ts";
 
 /** The folder under the hooks directory that receives the SDK's files. */
 export const SDK_DIR_NAME = "the-loop-hooks";
@@ -20,16 +21,6 @@ export interface SdkWritten {
   written: string[];
   /** Files left alone because they exist (without `force`). */
   kept: string[];
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 /**

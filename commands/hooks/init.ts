@@ -14,6 +14,7 @@ import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../_context.ts";
 import { SDK_DIR_NAME, writeSdk } from "./_sdk_files.ts";
 import { className, fill, type Kind, KINDS, snippet, STARTERS } from "./_templates.ts";
+import { exists } from "../../state/files.ts";
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -34,16 +35,6 @@ export function register(hooks: Command, ctx: CliContext): void {
     .option("--port <port>", "remote: the port the server listens on", "8790")
     .option("--force", "overwrite existing files")
     .action((name: string, flags: InitFlags) => init(ctx, name, flags));
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 function shown(path: string, cwd: string): string {
