@@ -258,3 +258,29 @@ Deno.test("hooks sdk writes the SDK and a deno.json mapping @the-loop/hooks, kee
   assert.equal(await Deno.readTextFile(join(cwd, "hooks/deno.json")), '{"imports": {}}\n');
   await Deno.stat(join(cwd, "hooks/the-loop-hooks/mod.ts"));
 });
+
+Deno.test("init, then two hooks init: each printed entry appended as is makes a valid config", async () => {
+  const cwd = tree({});
+  const config = join(cwd, ".the-loop/cli-config.yaml");
+  assert.equal((await cli(["init"], { cwd })).code, 0);
+  const first = await cli(["hooks", "init", "first"], { cwd });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^paste this into /m);
+  await Deno.writeTextFile(config, snippetOf(first.stdout), { append: true });
+
+  const second = await cli(["hooks", "init", "second"], { cwd });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /^add this entry to the hooks: list in /m);
+  const entry = second.stdout.split("\n").filter((l) => /^ {2}- name: second$|^ {4}path: /.test(l))
+    .join("\n");
+  assert.equal(entry, '  - name: second\n    path: "hooks/second.ts"');
+  await Deno.writeTextFile(config, entry + "\n", { append: true });
+
+  const v = await cli(["config", "validate"], { cwd });
+  assert.equal(v.code, 0, v.stderr);
+  const listed = await cli(["hooks", "--format", "json"], { cwd });
+  assert.deepEqual(JSON.parse(listed.stdout).hooks.map((h: { name: string }) => h.name), [
+    "first",
+    "second",
+  ]);
+});

@@ -70,12 +70,14 @@ export interface SnippetOptions {
   /** The hook file, relative to the config file's directory. */
   path: string;
   port: number;
+  /** Start with the `hooks:` line (default true); false when the file already has that key. */
+  header?: boolean;
 }
 
 /** The declaration to paste, as YAML under `hooks:`. */
 export function snippet(o: SnippetOptions): string {
   const q = JSON.stringify;
-  const lines = ["hooks:", `  - name: ${o.name}`];
+  const lines = [...(o.header === false ? [] : ["hooks:"]), `  - name: ${o.name}`];
   if (o.kind === "module") lines.push(`    path: ${q(o.path)}`);
   else if (o.kind === "command") {
     const argv0 = o.path.startsWith("/") || o.path.startsWith(".") ? o.path : `./${o.path}`;

@@ -90,9 +90,17 @@ async function init(ctx: CliContext, name: string, flags: InitFlags): Promise<vo
   println(ctx);
   const where = loaded.path ??
     `${join(configDir, "cli-config.yaml")} (none yet: 'the-loop init' writes it)`;
-  println(ctx, `paste this into ${where}; the path is relative to that file's directory:`);
+  // a file that already has `hooks:` gets the entry alone, to add to that list
+  const header = !(loaded.path && loaded.locate(["hooks"]));
+  println(
+    ctx,
+    header
+      ? `paste this into ${where}; the path is relative to that file's directory:`
+      : `add this entry to the hooks: list in ${where} (a block list, not [])` +
+        "; the path is relative to that file's directory:",
+  );
   println(ctx);
-  ctx.write(snippet({ name, kind: flags.kind, path: relative(configDir, file), port }));
+  ctx.write(snippet({ name, kind: flags.kind, path: relative(configDir, file), port, header }));
   println(ctx);
   println(ctx, "then:");
   if (flags.kind === "remote") {
