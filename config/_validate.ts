@@ -10,7 +10,7 @@ import { describeSchema, didYouMean, type SchemaNode, showValue } from "./_descr
 import type { KeyPath, ParsedYaml } from "./_yaml.ts";
 
 /** The annotation keywords our schema adds (ignored by validation, read by the loader). */
-export const CUSTOM_KEYWORDS = ["x-path", "x-default-env", "x-fill-defaults"];
+export const CUSTOM_KEYWORDS = ["x-path", "x-default-env", "x-fill-defaults", "x-enum-noun"];
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -52,11 +52,18 @@ function message(e: ErrorObject): string {
       const list = e.data as unknown[];
       return `must not list ${showValue(list[e.params.j])} twice`;
     }
+    case "enum":
+      // a schema node may name what its values are: `"poll.cycle" is not a lifecycle point
+      // (expected one of: …)` reads better than `must be one of: …`
+      if (typeof parent["x-enum-noun"] === "string" && typeof e.data === "string") {
+        return `${showValue(e.data)} is not ${parent["x-enum-noun"]} ` +
+          `(expected one of: ${(parent.enum as unknown[]).join(", ")})`;
+      }
+      return `must be ${describeSchema(parent)} (got ${showValue(e.data)})`;
     case "type":
     case "minimum":
     case "maximum":
     case "exclusiveMinimum":
-    case "enum":
     case "const":
     case "pattern":
     case "minLength":

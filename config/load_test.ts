@@ -55,10 +55,10 @@ Deno.test("every problem is listed, each with file:line:col and key path", async
     `${file}:2:20: polling.intervalSeconds: must be an integer ≥ 1 (got "sixty")`,
     `${file}:4:7: polling.sources[0]: missing required key "repos"`,
     `${file}:8:7: webhooks.ghWebhook.routing.runnr: unknown key "runnr" (did you mean "runner"?)`,
-    `${file}:11:27: hooks[0].on[1]: must be one of: ${
+    `${file}:11:27: hooks[0].on[1]: "bogus" is not a lifecycle point (expected one of: ${
       "work_item_start, session_spawn, session_spawned, waiting_for_input, input_received, " +
       "phase_changed, work_item_complete"
-    } (got "bogus")`,
+    })`,
   ]);
 });
 

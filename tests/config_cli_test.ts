@@ -182,3 +182,16 @@ Deno.test("github.apiUrl defaults to $GITHUB_API_URL when it is set", async () =
   const unset = await showJson([], { cwd });
   assert.equal(unset.config.github.apiUrl, "https://api.github.com");
 });
+
+Deno.test("a hook's on: naming an event type is 'not a lifecycle point', located", async () => {
+  const cwd = tree({
+    "cli-config.yaml": "hooks:\n  - name: a\n    path: a.ts\n  - name: b\n    path: b.ts\n" +
+      "    on: [work_item_start, poll.cycle]\n",
+  });
+  const r = await cli(["-c", "cli-config.yaml", "config", "validate"], { cwd });
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stderr,
+    /cli-config\.yaml:6:27: hooks\[1\]\.on\[1\]: "poll\.cycle" is not a lifecycle point \(expected one of: work_item_start, session_spawn, .*work_item_complete\)\n/,
+  );
+});
