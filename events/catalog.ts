@@ -104,12 +104,15 @@ export const EVENT_TYPES: Record<string, EventType> = {
     fields: {
       point: POINT,
       hook: HOOK,
-      reason: "string — the hook's reason (its stderr), capped",
+      reason:
+        "string — why: the hook's answer, a command's stderr, or `required hook NAME failed: …`",
       work_item: WORK_ITEM,
     },
   },
   "hooks.timed_out": {
-    description: "A hook ran out of time and was stopped (or could not be).",
+    description:
+      "A hook ran out of time: its answer is ignored, and its worker or process is replaced " +
+      "for the next call (a busy worker thread cannot be stopped: see leaked).",
     level: "warning",
     fields: {
       point: POINT,
@@ -118,14 +121,6 @@ export const EVENT_TYPES: Record<string, EventType> = {
       leaked: "boolean — true when the hook's worker thread could not be stopped",
       note: "string — only when leaked: what that means (a core stays busy until a restart)",
       work_item: WORK_ITEM,
-    },
-  },
-  "hooks.replaced": {
-    description: "A hook's executor was restarted after a timeout or crash.",
-    level: "warning",
-    fields: {
-      hook: HOOK,
-      reason: "string — why: timed_out | crashed, with detail",
     },
   },
 };

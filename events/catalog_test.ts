@@ -40,6 +40,22 @@ Deno.test("every event type emitted in the code is in the catalog", async () => 
   assert.deepEqual([...sample.matchAll(EMIT)].map((m) => m[2]), ["a.b", "c.d", "e.f", "g.h"]);
 });
 
+Deno.test("every event type in the catalog is emitted by some non-test code", async () => {
+  const emitted = new Set<string>();
+  for await (
+    const file of walk(ROOT, {
+      ext: ".ts",
+      skip: ["node_modules", "dist", ".git", "fixtures", "testdata", "tests", "bench"],
+    })
+  ) {
+    if (/_test(_util)?\.ts$/.test(file)) continue;
+    const text = await Deno.readTextFile(file);
+    for (const m of text.matchAll(EMIT)) emitted.add(m[2]);
+  }
+  const unused = Object.keys(EVENT_TYPES).filter((t) => !emitted.has(t));
+  assert.deepEqual(unused, [], "catalogued but never emitted: drop them or emit them");
+});
+
 Deno.test("the catalog is well formed: dotted names, known levels, typed fields", () => {
   for (const [name, t] of Object.entries(EVENT_TYPES)) {
     assert.match(name, /^[a-z][a-z_-]*\.[a-z_]+$/, name);
