@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { buildProgram } from "./commands/mod.ts";
 import type { CliContext } from "./commands/_context.ts";
 import { ProblemsError, UsageError } from "./errors.ts";
@@ -21,17 +21,34 @@ export function exitCodeFor(error: unknown): number {
   return error instanceof UsageError ? 2 : 1;
 }
 
-/** The one-line (or, for a list of problems, one-line-each) message printed for an error. */
-export function messageFor(error: unknown): string {
+/**
+ * The one-line (or, for a list of problems, one-line-each) message printed for an error.
+ * `helpFor` names the help that fits, e.g. `the-loop events --help`.
+ */
+export function messageFor(error: unknown, helpFor = "the-loop --help"): string {
   if (error instanceof CommanderError) {
     // commander: "error: unknown command 'evnts'\n(Did you mean events?)" → one line
     const text = error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ")
-      .replace(/\(Did you mean/, "(did you mean");
-    return `the-loop: ${text}; see 'the-loop --help'`;
+      .replace(/\(Did you mean/, "(did you mean").replace(/\.$/, "");
+    return `the-loop: ${text}; see '${helpFor}'`;
   }
   if (error instanceof ProblemsError) return error.message;
   if (error instanceof Error) return `the-loop: ${error.message}`;
   return `the-loop: ${String(error)}`;
+}
+
+/** The `--help` of the deepest command `args` reached, e.g. `the-loop hooks test --help`. */
+function helpCommandFor(program: Command, args: string[]): string {
+  const path = ["the-loop"];
+  let cmd = program;
+  for (const arg of args) {
+    if (arg.startsWith("-")) continue;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) break;
+    path.push(sub.name());
+    cmd = sub;
+  }
+  return [...path, "--help"].join(" ");
 }
 
 /** Runs the CLI with `args`; resolves to the process exit code. */
@@ -43,7 +60,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   } catch (error) {
     const code = exitCodeFor(error);
     const helpShown = error instanceof CommanderError && error.code === "commander.help";
-    if (code !== 0 && !helpShown) ctx.warn(messageFor(error) + "\n");
+    if (code !== 0 && !helpShown) ctx.warn(messageFor(error, helpCommandFor(program, args)) + "\n");
     if (
       !(error instanceof CommanderError) && !(error instanceof UsageError) &&
       !(error instanceof ProblemsError) && Deno.env.get("THE_LOOP_DEBUG")
@@ -56,7 +73,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 
 function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
   let bytes = encoder.encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+  } catch (error) {
+    // `the-loop events … | head`: the reader has gone; stop quietly, as Unix tools do
+    if (error instanceof Deno.errors.BrokenPipe) Deno.exit(0);
+    throw error;
+  }
 }
 
 function processContext(): CliContext {

@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
-import { cli } from "./_cli.ts";
+import { baseEnv, cli, taskArgs } from "./_cli.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { VERSION } from "../version.ts";
+import { buildProgram } from "../commands/mod.ts";
+import { silentContext } from "../commands/_context.ts";
+import type { Command } from "commander";
+
+/** Every command path, e.g. ["hooks", "test"]. */
+function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
+  return cmd.commands.flatMap((
+    c,
+  ) => [[...prefix, c.name()], ...commandPaths(c, [...prefix, c.name()])]);
+}
 
 Deno.test("--version prints the version from deno.json", async () => {
   assert.equal(VERSION, denoJson.version);
@@ -13,7 +23,9 @@ Deno.test("--version prints the version from deno.json", async () => {
 Deno.test("--help lists every command and exits 0", async () => {
   const r = await cli(["--help"]);
   assert.equal(r.code, 0);
-  for (const c of ["init", "config", "events"]) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));
+  const names = buildProgram(silentContext()).commands.map((c) => c.name());
+  assert.deepEqual(names, ["init", "config", "events", "hooks"]);
+  for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));
   assert.match(r.stdout, /-c, --config <path>/);
 });
 
@@ -36,4 +48,58 @@ Deno.test("an unknown flag is a one-line usage error, exit 2", async () => {
   assert.equal(r.code, 2);
   assert.equal(r.stderr.trim().split("\n").length, 1);
   assert.match(r.stderr, /unknown option '--limt' \(did you mean --limit\?\)/);
+});
+
+Deno.test("every command's --help prints its usage and exits 0", async () => {
+  const paths = commandPaths(buildProgram(silentContext()));
+  assert.ok(paths.length >= 10, `only ${paths.length} commands`);
+  const results = await Promise.all(paths.map((p) => cli([...p, "--help"])));
+  results.forEach((r, i) => {
+    const name = paths[i].join(" ");
+    assert.equal(r.code, 0, `${name} --help: ${r.stderr}`);
+    assert.match(r.stdout, new RegExp(`^Usage: the-loop ${name}\\b`), name);
+  });
+});
+
+Deno.test("a usage error names the help of the command it happened in", async () => {
+  const r = await cli(["hooks", "test", "x", "--point"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /see 'the-loop hooks test --help'\n$/);
+  const choice = await cli(["config", "show", "--format", "toml"]);
+  assert.equal(choice.code, 2);
+  assert.match(
+    choice.stderr,
+    /Allowed choices are yaml, json; see 'the-loop config show --help'\n$/,
+  );
+});
+
+Deno.test("output piped into a reader that goes away ends quietly, exit 0", async () => {
+  const dir = await Deno.makeTempDir();
+  const log = `${dir}/events.jsonl`;
+  const line = JSON.stringify({
+    ts: "2026-11-29T10:00:00.000Z",
+    source: "t",
+    event: "x.y",
+    level: "info",
+    pid: 1,
+    pad: "p".repeat(200),
+  }) + "\n";
+  await Deno.writeTextFile(log, line.repeat(50_000));
+  const args = [...taskArgs(), "events", "--file", log, "--limit", "0", "--format", "jsonl"];
+  const status = `${dir}/status`;
+  const out = await new Deno.Command("sh", {
+    args: [
+      "-c",
+      '("$0" "$@"; echo $? > "$STATUS") | head -n 1 >/dev/null',
+      Deno.execPath(),
+      ...args,
+    ],
+    cwd: dir,
+    env: { ...baseEnv(dir), STATUS: status },
+    clearEnv: true,
+    stderr: "piped",
+  }).output();
+  assert.equal(new TextDecoder().decode(out.stderr), "");
+  assert.equal((await Deno.readTextFile(status)).trim(), "0");
+  await Deno.remove(dir, { recursive: true });
 });
