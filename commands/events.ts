@@ -1,13 +1,15 @@
 /**
  * `the-loop events`: query the event log (filter, last N, follow) or print the catalog of event
- * types (`--types`). Reading streams; see `events/query.ts`.
+ * types (`--types`). Reading streams (see `events/query.ts`) and so does printing: `--limit 0`
+ * hands each match to the printer as it is found, in every format, so memory stays constant
+ * however large the log.
  *
  * @module
  */
 import { type Command, Option } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliContext } from "./_context.ts";
-import { formatOption, table, toJson } from "./_output.ts";
+import { formatOption, toJson } from "./_output.ts";
 import { loadCliConfig } from "./_config.ts";
 import { UsageError } from "../errors.ts";
 import {
@@ -19,9 +21,12 @@ import {
   parseLevel,
   parseSince,
   queryEvents,
-  TABLE_HEADERS,
   tableRow,
+  TableStream,
 } from "../events/mod.ts";
+
+/** With `--limit 0`, the table's columns are sized from its first this-many rows. */
+const TABLE_SIZE_ROWS = 200;
 
 interface EventsFlags {
   file?: string;
@@ -57,7 +62,25 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--follow", "after the matches, print new matching events until interrupted")
     .option("--types", "print the catalog of event types instead");
   formatOption(cmd, ["table", "text", "json", "jsonl"], "table");
-  cmd.action((flags: EventsFlags) => (flags.types ? printTypes(ctx, flags) : query(ctx, flags)));
+  cmd.action((flags: EventsFlags) => {
+    if (!flags.types) return query(ctx, flags);
+    refuseQueryFlags(cmd);
+    printTypes(ctx, flags);
+  });
+}
+
+/** `--types` prints the catalog: a query flag with it would be silently ignored, so refuse it. */
+function refuseQueryFlags(cmd: Command): void {
+  const given = cmd.options
+    .filter((o) => o.long && !["--types", "--format"].includes(o.long))
+    .filter((o) => cmd.getOptionValueSource(o.attributeName()) === "cli")
+    .map((o) => o.long);
+  if (given.length > 0) {
+    throw new UsageError(
+      `--types prints the catalog and takes no query flags (got ${given.join(", ")}); ` +
+        "drop --types to query the log",
+    );
+  }
 }
 
 function printTypes(ctx: CliContext, flags: EventsFlags): void {
@@ -85,13 +108,54 @@ function parseLimit(text: string): number {
 
 async function logPath(ctx: CliContext, flags: EventsFlags): Promise<string> {
   if (flags.file !== undefined) {
-    return isAbsolute(flags.file) ? flags.file : join(ctx.cwd, flags.file);
+    // "" stays empty (queryEvents says so) rather than turning into the working directory
+    return flags.file === "" || isAbsolute(flags.file) ? flags.file : join(ctx.cwd, flags.file);
   }
   return (await loadCliConfig(ctx)).config.eventLog.path;
 }
 
-function line(record: EventRecord, format: EventsFlags["format"]): string {
-  return format === "jsonl" ? JSON.stringify(record) + "\n" : tableRow(record).join("  ") + "\n";
+/** Collects output and writes it in blocks of about 64 KiB, not a system call per line. */
+class BlockWriter {
+  #text = "";
+  constructor(private ctx: CliContext) {}
+  write(text: string): void {
+    this.#text += text;
+    if (this.#text.length >= 65536) this.flush();
+  }
+  flush(): void {
+    if (this.#text) this.ctx.write(this.#text);
+    this.#text = "";
+  }
+}
+
+/** Prints records one at a time in `format`; `end()` closes what needs closing. */
+interface Printer {
+  record(r: EventRecord): void;
+  /** After the query: closes a JSON array; makes a table print later rows as they come. */
+  end(): void;
+}
+
+/**
+ * The printer for `format`. Nothing is kept but a table's first `sizeRows` rows, so `--limit 0`
+ * prints any number of records in constant memory. JSON comes out exactly as `toJson` would
+ * print the whole array.
+ */
+function printerFor(format: EventsFlags["format"], out: BlockWriter, sizeRows: number): Printer {
+  if (format === "jsonl") return { record: (r) => out.write(JSON.stringify(r) + "\n"), end() {} };
+  if (format === "json") {
+    let first = true;
+    return {
+      record(r) {
+        out.write(
+          (first ? "[\n  " : ",\n  ") + JSON.stringify(r, null, 2).replaceAll("\n", "\n  "),
+        );
+        first = false;
+      },
+      end: () => out.write(first ? "[]\n" : "\n]\n"),
+    };
+  }
+  const t = new TableStream({ write: (s) => out.write(s), sizeRows });
+  return { record: (r) => t.row(tableRow(r)), end: () => t.flush() };
 }
 
 async function query(ctx: CliContext, flags: EventsFlags): Promise<void> {
@@ -101,32 +165,24 @@ async function query(ctx: CliContext, flags: EventsFlags): Promise<void> {
     throw new UsageError("--follow prints one event per line: use --format table or jsonl");
   }
   const path = await logPath(ctx, flags);
-  let buffered = ""; // streamed output is written in blocks, not a syscall per line
-  const stream = limit === 0 && flags.format === "jsonl";
+  const out = new BlockWriter(ctx);
+  // --limit N holds N records anyway, so its table is sized from all of them
+  const print = printerFor(flags.format, out, limit === 0 ? TABLE_SIZE_ROWS : limit);
   const result = await queryEvents({
     path,
     filter,
     limit,
-    onRecord: stream
-      ? (r) => {
-        buffered += line(r, "jsonl");
-        if (buffered.length < 65536) return;
-        ctx.write(buffered);
-        buffered = "";
-      }
-      : undefined,
+    onRecord: limit === 0 ? print.record : undefined,
   });
-  if (buffered) ctx.write(buffered);
+  for (const r of result.records) print.record(r);
+  print.end();
+  out.flush();
   if (!result.exists) {
     ctx.warn(
       `the-loop: the event log ${path} does not exist yet` +
         (flags.follow ? "; waiting for it\n" : "\n"),
     );
   }
-  const records = result.records;
-  if (flags.format === "json") ctx.write(toJson(records));
-  else if (flags.format === "jsonl") { for (const r of records) ctx.write(line(r, "jsonl")); }
-  else if (records.length > 0) ctx.write(table(TABLE_HEADERS, records.map(tableRow)));
   let skipped = result.skipped;
   if (flags.follow) {
     await followEvents({
@@ -134,7 +190,10 @@ async function query(ctx: CliContext, flags: EventsFlags): Promise<void> {
       start: result.end,
       filter,
       stop: ctx.interrupted(),
-      onRecord: (r) => ctx.write(line(r, flags.format)),
+      onRecord: (r) => {
+        print.record(r);
+        out.flush();
+      },
       onSkip: () => skipped++,
       onNotice: (m) => ctx.warn(`the-loop: ${m}\n`),
     });

@@ -1,7 +1,8 @@
 /**
- * `the-loop init [--force]`: writes the commented starting config to
- * `./.the-loop/cli-config.yaml` (or the `--config` path), with the schema beside it so editors
- * complete and check it offline. Both are embedded, so a compiled binary needs no files.
+ * `the-loop init [--force]`: writes the commented starting config where the next command will
+ * read it — the `--config` path, else `$THE_LOOP_CLI_CONFIG`, else `./.the-loop/cli-config.yaml`
+ * — with the schema beside it so editors complete and check it offline. Both are embedded, so a
+ * compiled binary needs no files.
  *
  * @module
  */
@@ -17,19 +18,21 @@ export function register(program: Command, ctx: CliContext): void {
     .description("write a commented starting config (and its schema beside it)")
     .option("--force", "overwrite an existing config file")
     .action(async (opts: { force?: boolean }) => {
-      const { absolutePath, CONFIG_FILE_NAME, CONFIG_SCHEMA, CONFIG_TEMPLATE, SCHEMA_FILE_NAME } =
-        await import("../config/mod.ts");
-      const flag = ctx.configFlag();
-      const target = flag
-        ? absolutePath(flag, ctx.cwd, ctx.env)
-        : join(ctx.cwd, ".the-loop", CONFIG_FILE_NAME);
+      const config = await import("../config/mod.ts");
+      const named = config.explicitConfigPath({
+        flag: ctx.configFlag(),
+        env: ctx.env,
+        cwd: ctx.cwd,
+      });
+      const target = named?.path ?? join(ctx.cwd, ".the-loop", config.CONFIG_FILE_NAME);
       if (!opts.force && (await exists(target))) {
         throw new Error(`${target} already exists; use --force to overwrite it`);
       }
-      const schemaPath = join(dirname(target), SCHEMA_FILE_NAME);
-      await writeFileAtomic(target, CONFIG_TEMPLATE);
-      await writeFileAtomic(schemaPath, JSON.stringify(CONFIG_SCHEMA, null, 2) + "\n");
-      println(ctx, `wrote ${target}`);
+      const schemaPath = join(dirname(target), config.SCHEMA_FILE_NAME);
+      await writeFileAtomic(target, config.CONFIG_TEMPLATE);
+      await writeFileAtomic(schemaPath, JSON.stringify(config.CONFIG_SCHEMA, null, 2) + "\n");
+      const from = named ? ` (named by ${config.SOURCE_LABELS[named.source]})` : "";
+      println(ctx, `wrote ${target}${from}`);
       println(ctx, `wrote ${schemaPath} (for editor completion)`);
       println(ctx, "next: edit it, then run `the-loop config validate`");
     });

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { maskTokens } from "./_secrets.ts";
 
 /** A JSON Schema node, loosely typed. */
 // deno-lint-ignore no-explicit-any
@@ -22,8 +23,12 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** What a value must be, e.g. `an integer ≥ 1`, `one of: a, b`, `true or a list of strings`. */
+/**
+ * What a value must be, e.g. `an integer ≥ 1`, `one of: a, b`, `true or a list of strings`; a node's
+ * own `x-describe` wording when it has one (a pattern reads better in words).
+ */
 export function describeSchema(s: SchemaNode): string {
+  if (typeof s["x-describe"] === "string") return s["x-describe"];
   if (Array.isArray(s.anyOf)) return s.anyOf.map(describeSchema).join(" or ");
   if ("const" in s) return JSON.stringify(s.const);
   if (Array.isArray(s.enum)) {
@@ -51,13 +56,14 @@ export function describeSchema(s: SchemaNode): string {
   }
 }
 
-/** A short rendering of a value the user wrote, for `(got …)`. */
+/** A short rendering of a value the user wrote, for `(got …)`; tokens in it are masked. */
 export function showValue(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (value === null) return "nothing";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") {
-    return JSON.stringify(value.length > 40 ? value.slice(0, 37) + "..." : value);
+    const masked = maskTokens(value);
+    return JSON.stringify(masked.length > 40 ? masked.slice(0, 37) + "..." : masked);
   }
   return String(value);
 }
@@ -77,7 +83,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The known name closest to `name`, when it is close enough to be a likely typo. */
-export function didYouMean(name: string, known: string[]): string | undefined {
+export function didYouMean(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const k of known) {

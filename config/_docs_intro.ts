@@ -48,7 +48,9 @@ Unknown keys are errors everywhere (only \`hooks[].with\` and \`hooks[].headers\
 - A relative path written in the file resolves against **the file's own directory**, never the
   working directory; \`~/\` expands to \`$HOME\`. Keys marked *(path)* below are paths. Without a
   file, relative defaults resolve against the working directory. In the resolved config every
-  path is absolute (an empty template path stays empty: it selects the built-in template).
+  path is absolute. A path key may not be empty, except where empty means something:
+  \`promptTemplate\` and \`spawnPromptTemplate\` (the built-in template) and \`spawnWorkdir\` (the
+  daemon's own working directory) stay empty.
 - \`state.root\` is where everything the CLI generates lives. When it is not set:
   - with no config file: \`<working directory>/.the-loop\`;
   - with a file whose directory is itself named \`.the-loop\` (the usual
@@ -70,9 +72,16 @@ Unknown keys are errors everywhere (only \`hooks[].with\` and \`hooks[].headers\
 ## Other defaults
 
 - \`github.apiUrl\` defaults to \`$GITHUB_API_URL\` when that is set, else
-  \`https://api.github.com\`.
-- Secrets never go in this file: \`github.tokenEnv\`, \`webhooks.ghWebhook.secretEnv\` and
-  \`hooks[].tokenEnv\` hold the **names** of environment variables.
+  \`https://api.github.com\`. It must be an \`https://\` URL, or \`http://\` to 127.0.0.1,
+  localhost or [::1] (local test setups); a \`$GITHUB_API_URL\` that is not is an error
+  (\`$GITHUB_API_URL: must be an https:// URL …\`) whenever the file leaves \`github.apiUrl\` out.
+- Secrets never go in this file: \`github.tokenEnv\`, \`webhooks.ghWebhook.secretEnv\`,
+  \`hooks[].tokenEnv\` and \`hooks[].env\` hold the **names** of environment variables. A value
+  there that looks like a token is refused, without being printed: one starting with a GitHub
+  token prefix (\`ghp_\`, \`gho_\`, \`ghu_\`, \`ghs_\`, \`ghr_\`, \`github_pat_\`), or one with an
+  \`_\`-separated part of 20 or more characters mixing letters and digits (the words of a variable
+  name are shorter). Error messages never repeat values under \`headers\` or under keys that
+  name a secret, and mask anything token-shaped elsewhere.
 - \`hooks[]\` entries are kept exactly as written; their defaults depend on the hook's kind
   (module, remote or command) and are applied when the hooks load, which also checks the rules
   the schema cannot express (exactly one of \`path\`, \`url\`, \`command\`; which keys fit which

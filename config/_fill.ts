@@ -24,8 +24,8 @@ export interface FillOptions {
 
 const ROOT_MARK = "<state.root>";
 
-/** The state root used when `state.root` is not set (see docs/config.md). */
-export function defaultStateRoot(file: string | null, cwd: string): string {
+/** The state root used when `state.root` is not set (see the schema's `state.root`). */
+function defaultStateRoot(file: string | null, cwd: string): string {
   if (file === null) return join(cwd, ".the-loop");
   const dir = dirname(file);
   return basename(dir) === ".the-loop" ? dir : join(dir, ".the-loop");

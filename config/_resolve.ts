@@ -52,22 +52,39 @@ export function absolutePath(
   return isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded);
 }
 
-/** Finds the config file. Throws when an explicitly named file does not exist. */
-export async function resolveConfigPath(input: ResolveInput): Promise<Resolved> {
-  const explicit: [string | undefined, ConfigSource][] = [
+/** A config file named explicitly, by `--config` or `$THE_LOOP_CLI_CONFIG`. */
+export interface ExplicitConfig {
+  /** Absolute path. */
+  path: string;
+  source: "flag" | "env";
+}
+
+/**
+ * The file named by `--config`, else by `$THE_LOOP_CLI_CONFIG` (absolute, `~` expanded), or
+ * `undefined` when neither names one. `the-loop init` writes there; every command reads there.
+ */
+export function explicitConfigPath(input: ResolveInput): ExplicitConfig | undefined {
+  const named: [string | undefined, "flag" | "env"][] = [
     [input.flag, "flag"],
     [input.env("THE_LOOP_CLI_CONFIG"), "env"],
   ];
-  for (const [named, source] of explicit) {
-    if (!named) continue;
-    const path = absolutePath(named, input.cwd, input.env);
-    if (!(await exists(path))) {
+  for (const [name, source] of named) {
+    if (name) return { path: absolutePath(name, input.cwd, input.env), source };
+  }
+  return undefined;
+}
+
+/** Finds the config file. Throws when an explicitly named file does not exist. */
+export async function resolveConfigPath(input: ResolveInput): Promise<Resolved> {
+  const explicit = explicitConfigPath(input);
+  if (explicit) {
+    if (!(await exists(explicit.path))) {
       throw new Error(
-        `config file not found: ${path} (from ${SOURCE_LABELS[source]}); ` +
+        `config file not found: ${explicit.path} (from ${SOURCE_LABELS[explicit.source]}); ` +
           "create one with `the-loop init`",
       );
     }
-    return { path, source };
+    return explicit;
   }
   const home = input.env("HOME");
   const lookup: [string | undefined, ConfigSource][] = [

@@ -1,34 +1,49 @@
 /**
  * Validates parsed config data against the JSON Schema with ajv (all errors) and turns each
- * error into a located, friendly {@linkcode Problem}.
+ * error into a located, friendly {@linkcode Problem}. Values are echoed masked, and never under
+ * a secret-looking key (see `_secrets.ts`).
  *
  * @module
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Problem } from "../errors.ts";
 import { describeSchema, didYouMean, type SchemaNode, showValue } from "./_describe.ts";
-import type { KeyPath, ParsedYaml } from "./_yaml.ts";
+import { isSecretPath, looksLikeToken, maskTokens } from "./_secrets.ts";
+import { formatKeyPath, type KeyPath, type ParsedYaml } from "./_yaml.ts";
 
-/** The annotation keywords our schema adds (ignored by validation, read by the loader). */
-export const CUSTOM_KEYWORDS = ["x-path", "x-default-env", "x-fill-defaults", "x-enum-noun"];
+/**
+ * The keywords our schema adds. All but `x-env-name` are annotations read by the loader and the
+ * docs; `x-env-name: true` marks a variable's NAME and refuses a value that looks like a token.
+ */
+export const CUSTOM_KEYWORDS = [
+  "x-path",
+  "x-default-env",
+  "x-default-doc",
+  "x-fill-defaults",
+  "x-enum-noun",
+  "x-describe",
+  "x-env-name",
+];
 
+const ENV_NAME = "x-env-name";
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function compile(schema: SchemaNode): ValidateFunction {
   let fn = compiled.get(schema);
   if (!fn) {
     const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
-    for (const keyword of CUSTOM_KEYWORDS) ajv.addKeyword(keyword);
+    for (const keyword of CUSTOM_KEYWORDS) if (keyword !== ENV_NAME) ajv.addKeyword(keyword);
+    ajv.addKeyword({
+      keyword: ENV_NAME,
+      type: "string",
+      schemaType: "boolean",
+      errors: false,
+      validate: (on: boolean, data: string) => !on || !looksLikeToken(data),
+    });
     fn = ajv.compile(schema);
     compiled.set(schema, fn);
   }
   return fn;
-}
-
-/** `hooks[1].on[0]`-style rendering of a key path. */
-export function formatKeyPath(path: KeyPath): string {
-  return path.map((seg, i) => typeof seg === "number" ? `[${seg}]` : i === 0 ? seg : `.${seg}`)
-    .join("");
 }
 
 function toKeyPath(instancePath: string, data: unknown): KeyPath {
@@ -43,23 +58,30 @@ function toKeyPath(instancePath: string, data: unknown): KeyPath {
   return path;
 }
 
-function message(e: ErrorObject): string {
+/** The wording of one error; `hide` leaves the value out (it may be a secret). */
+function message(e: ErrorObject, hide: boolean): string {
   const parent = e.parentSchema as SchemaNode;
+  const got = hide ? "" : ` (got ${showValue(e.data)})`;
   switch (e.keyword) {
+    case ENV_NAME: {
+      const example = typeof parent.default === "string" ? parent.default : "MY_HOOK_TOKEN";
+      return "this looks like a token, not a variable name — put the NAME of the environment " +
+        `variable that holds it (e.g. ${example})`;
+    }
     case "minItems":
       return `must have at least ${e.params.limit} item${e.params.limit === 1 ? "" : "s"}`;
     case "uniqueItems": {
-      const list = e.data as unknown[];
-      return `must not list ${showValue(list[e.params.j])} twice`;
+      if (hide) return "must not list the same value twice";
+      return `must not list ${showValue((e.data as unknown[])[e.params.j])} twice`;
     }
     case "enum":
       // a schema node may name what its values are: `"poll.cycle" is not a lifecycle point
       // (expected one of: …)` reads better than `must be one of: …`
-      if (typeof parent["x-enum-noun"] === "string" && typeof e.data === "string") {
+      if (typeof parent["x-enum-noun"] === "string" && typeof e.data === "string" && !hide) {
         return `${showValue(e.data)} is not ${parent["x-enum-noun"]} ` +
           `(expected one of: ${(parent.enum as unknown[]).join(", ")})`;
       }
-      return `must be ${describeSchema(parent)} (got ${showValue(e.data)})`;
+      return `must be ${describeSchema(parent)}${got}`;
     case "type":
     case "minimum":
     case "maximum":
@@ -68,7 +90,7 @@ function message(e: ErrorObject): string {
     case "pattern":
     case "minLength":
     case "anyOf":
-      return `must be ${describeSchema(parent)} (got ${showValue(e.data)})`;
+      return `must be ${describeSchema(parent)}${got}`;
     default:
       return e.message ?? "is invalid";
   }
@@ -86,10 +108,13 @@ export function validateConfig(
   const errors = validate.errors ?? [];
   // An anyOf reports once for itself; its branches' own failures are noise.
   const branches = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath + "/");
+  // A value refused as a token is reported as that alone (not also as a bad name).
+  const tokens = new Set(errors.filter((e) => e.keyword === ENV_NAME).map((e) => e.instancePath));
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const e of errors) {
     if (branches.some((prefix) => e.schemaPath.startsWith(prefix))) continue;
+    if (tokens.has(e.instancePath) && e.keyword !== ENV_NAME) continue;
     let path = toKeyPath(e.instancePath, data);
     let text: string;
     let at = parsed.locate(path);
@@ -98,15 +123,13 @@ export function validateConfig(
       path = [...path, key];
       const known = Object.keys((e.parentSchema as SchemaNode).properties ?? {});
       const guess = didYouMean(key, known);
-      text = `unknown key "${key}"` + (guess ? ` (did you mean "${guess}"?)` : "");
+      text = `unknown key "${maskTokens(key)}"` + (guess ? ` (did you mean "${guess}"?)` : "");
       at = parsed.locateKey(path);
     } else if (e.keyword === "required") {
       text = `missing required key "${e.params.missingProperty}"`;
       at = parsed.locateKey(path) ?? at;
     } else {
-      text = message(e);
-      // `*Env` keys name a variable; a value that is not a name may be a pasted secret.
-      if (/Env$/.test(String(path.at(-1)))) text = text.replace(/ \(got .*\)$/, "");
+      text = message(e, isSecretPath(path));
     }
     const shown = formatKeyPath(path);
     if (seen.has(`${shown}\n${text}`)) continue;
@@ -114,4 +137,37 @@ export function validateConfig(
     problems.push({ file, line: at?.line, col: at?.col, path: shown || undefined, message: text });
   }
   return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the environment variables that supply defaults (`x-default-env`, e.g.
+ * `$GITHUB_API_URL`) against their key's schema, where the file leaves the key out (a key set in
+ * the file wins over the variable, so then the variable is not used and not checked).
+ */
+export function envDefaultProblems(
+  schema: SchemaNode,
+  data: unknown,
+  env: (name: string) => string | undefined,
+): Problem[] {
+  const problems: Problem[] = [];
+  const walk = (s: SchemaNode, value: unknown, at: string): void => {
+    for (const [key, sub] of Object.entries((s.properties ?? {}) as Record<string, SchemaNode>)) {
+      const own = isObj(value) ? value[key] : undefined;
+      const name = sub["x-default-env"];
+      const fromEnv = typeof name === "string" ? env(name) : undefined;
+      if (fromEnv && own === undefined && !compile(sub)(fromEnv)) {
+        problems.push({
+          path: `$${name}`,
+          message: `must be ${describeSchema(sub)} (got ${showValue(fromEnv)}); ` +
+            `fix it, unset it, or set ${at}${key} in the config file`,
+        });
+      }
+      if (sub.properties) walk(sub, own, `${at}${key}.`);
+    }
+  };
+  walk(schema, data, "");
+  return problems;
 }

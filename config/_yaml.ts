@@ -94,3 +94,9 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     },
   };
 }
+
+/** `hooks[1].on[0]`-style rendering of a key path. */
+export function formatKeyPath(path: KeyPath): string {
+  return path.map((seg, i) => typeof seg === "number" ? `[${seg}]` : i === 0 ? seg : `.${seg}`)
+    .join("");
+}

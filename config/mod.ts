@@ -18,7 +18,6 @@ import templateText from "./cli-config.template.yaml" with { type: "text" };
 import type { SchemaNode } from "./_describe.ts";
 import { fillConfig } from "./_fill.ts";
 import { type ConfigSource, resolveConfigPath } from "./_resolve.ts";
-import { formatKeyPath, validateConfig } from "./_validate.ts";
 import { type KeyPath, parseYaml, type Position } from "./_yaml.ts";
 import type { CliConfig } from "./types.ts";
 
@@ -31,11 +30,16 @@ export type {
   RoutingConfig,
 } from "./types.ts";
 export type { ConfigSource } from "./_resolve.ts";
-export type { KeyPath, Position } from "./_yaml.ts";
-export { absolutePath, CONFIG_FILE_NAME, SOURCE_LABELS } from "./_resolve.ts";
-export { defaultStateRoot } from "./_fill.ts";
-export { formatKeyPath } from "./_validate.ts";
-export { type StatePaths, statePaths } from "./_paths.ts";
+export type { KeyPath, ParsedYaml, Position } from "./_yaml.ts";
+export {
+  absolutePath,
+  CONFIG_FILE_NAME,
+  type ExplicitConfig,
+  explicitConfigPath,
+  SOURCE_LABELS,
+} from "./_resolve.ts";
+export { formatKeyPath, parseYaml } from "./_yaml.ts";
+export { didYouMean } from "./_describe.ts";
 
 /** The CLI config's JSON Schema (draft 2020-12), embedded. */
 export const CONFIG_SCHEMA: SchemaNode = schemaJson;
@@ -67,8 +71,6 @@ export interface LoadedConfig {
   config: CliConfig;
   /** Line and column (1-based) of a key path's value in the file, when it is there. */
   locate(keyPath: KeyPath): Position | undefined;
-  /** A problem located at `keyPath` in this file, for callers that check the config further. */
-  problemAt(keyPath: KeyPath, message: string): Problem;
 }
 
 async function readConfigText(path: string): Promise<string> {
@@ -89,14 +91,19 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const baseDir = path ? dirname(path) : opts.cwd;
   let locate: (keyPath: KeyPath) => Position | undefined = () => undefined;
   let data: unknown = {};
+  // ajv is imported here, not at the top, so that importing this module stays cheap
+  const { envDefaultProblems, validateConfig } = await import("./_validate.ts");
+  let problems: Problem[] = [];
   if (path) {
     const parsed = parseYaml(await readConfigText(path), path);
     if (parsed.problems.length > 0) throw new ProblemsError(parsed.problems);
     data = parsed.data ?? {};
-    const problems = validateConfig(CONFIG_SCHEMA, data, parsed, path);
-    if (problems.length > 0) throw new ProblemsError(problems);
     locate = parsed.locate;
+    problems = validateConfig(CONFIG_SCHEMA, data, parsed, path);
   }
+  // the variables that supply defaults ($GITHUB_API_URL) are checked too, listed after the file's
+  problems = [...problems, ...envDefaultProblems(CONFIG_SCHEMA, data, opts.env)];
+  if (problems.length > 0) throw new ProblemsError(problems);
   const config = fillConfig(CONFIG_SCHEMA, data, {
     baseDir,
     file: path,
@@ -109,15 +116,5 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     baseDir,
     config: config as unknown as CliConfig,
     locate,
-    problemAt(keyPath, message) {
-      const at = locate(keyPath);
-      return {
-        file: path ?? undefined,
-        line: at?.line,
-        col: at?.col,
-        path: formatKeyPath(keyPath) || undefined,
-        message,
-      };
-    },
   };
 }

@@ -33,6 +33,7 @@ function typeOf(s: SchemaNode): string {
 
 function defaultOf(s: SchemaNode, required: boolean): string {
   if (required) return "**required**";
+  if (typeof s["x-default-doc"] === "string") return s["x-default-doc"];
   if (s["x-default-env"]) return `\`$${s["x-default-env"]}\`, else \`${s.default}\``;
   if (s.default === undefined) return "—";
   if (typeof s.default === "object" && !Array.isArray(s.default)) return "";

@@ -14,6 +14,7 @@ const NO_DEFAULT: Record<string, string> = {
   "hooks[].on": "depends on the hook's kind",
   "hooks[].timeoutSeconds": "depends on the hook's kind",
   "hooks[].tokenEnv": "no token unless named",
+  "state.root": "computed from where the file is (x-default-doc words it for the docs)",
 };
 
 function walk(s: SchemaNode, path: string, visit: (s: SchemaNode, path: string) => void): void {
@@ -69,6 +70,24 @@ Deno.test("every <state.root> default is a path key", () => {
     if (typeof s.default === "string" && s.default.startsWith("<state.root>") && !s["x-path"]) {
       bad.push(path);
     }
+  });
+  assert.deepEqual(bad, []);
+});
+
+Deno.test("a path key refuses empty, unless empty has a documented meaning", () => {
+  const bad: string[] = [];
+  walk(CONFIG_SCHEMA, "", (s, path) => {
+    if (!s["x-path"] || s.minLength >= 1) return;
+    if (s.default !== "" || !/\bempty\b/i.test(s.description)) bad.push(path);
+  });
+  assert.deepEqual(bad, []);
+});
+
+Deno.test("every key ending in Env (and every env list) refuses a token", () => {
+  const bad: string[] = [];
+  walk(CONFIG_SCHEMA, "", (s, path) => {
+    if (/Env$/.test(path) && s["x-env-name"] !== true) bad.push(path);
+    if (/\.env$/.test(path) && s.type === "array" && s.items["x-env-name"] !== true) bad.push(path);
   });
   assert.deepEqual(bad, []);
 });

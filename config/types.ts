@@ -55,6 +55,7 @@ export interface RoutingConfig {
     ghBinary: string;
   };
   authorizedUsers: string[];
+  /** Absolute path, or `""` for the daemon's own working directory. */
   spawnWorkdir: string;
   runner: "process" | "tmux";
   tmux: {

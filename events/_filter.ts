@@ -12,7 +12,10 @@ import type { EventRecord } from "./_record.ts";
 export interface EventFilter {
   /** fnmatch patterns (`*`, `?`, `[...]`); a record matching any of them is kept. */
   types?: string[];
-  /** The record's `work_item` (a ref, or an object with `ref`) or `endpoint` equals this. */
+  /**
+   * The record's `work_item` (a ref, or an object with `ref`) or `endpoint` equals this, after
+   * {@linkcode normalizeWorkItemRef} on both sides (`acme/app#12` finds `github:acme/app#12`).
+   */
   workItem?: string;
   /** The record's `delivery_id` equals this. */
   deliveryId?: string;
@@ -86,6 +89,19 @@ export function parseSince(text: string, now = Date.now()): number {
   return ms;
 }
 
+/** `[HOST[:PORT]/]OWNER/REPO#N` without a provider prefix (as lifecycle/work_item.ts spells it). */
+const BARE_REF =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?\/)?[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?\/[A-Za-z0-9._-]+#[1-9]\d*$/;
+
+/**
+ * The canonical form of a work item ref as the engine writes it: `owner/repo#12` and
+ * `host/owner/repo#12` gain the `github:` prefix; anything else (already prefixed, `issue-7`, an
+ * endpoint) is returned as is.
+ */
+export function normalizeWorkItemRef(ref: string): string {
+  return BARE_REF.test(ref) ? `github:${ref}` : ref;
+}
+
 function refOf(value: unknown): unknown {
   return value !== null && typeof value === "object" ? (value as { ref?: unknown }).ref : value;
 }
@@ -94,15 +110,17 @@ function refOf(value: unknown): unknown {
 export function compileFilter(f: EventFilter): (r: EventRecord) => boolean {
   const types = f.types?.length ? f.types.map(fnmatchToRegExp) : undefined;
   const minLevel = f.level ? LEVELS.indexOf(f.level) : -1;
+  const wantRef = f.workItem === undefined ? undefined : normalizeWorkItemRef(f.workItem);
+  const isWanted = (value: unknown) => {
+    const ref = refOf(value);
+    return ref === wantRef || (typeof ref === "string" && normalizeWorkItemRef(ref) === wantRef);
+  };
   return (r) => {
     if (types && !(typeof r.event === "string" && types.some((t) => t.test(r.event)))) return false;
     if (f.source !== undefined && r.source !== f.source) return false;
     if (minLevel > 0 && LEVELS.indexOf(r.level) < minLevel) return false;
     if (f.deliveryId !== undefined && r.delivery_id !== f.deliveryId) return false;
-    if (
-      f.workItem !== undefined && refOf(r.work_item) !== f.workItem &&
-      refOf(r.endpoint) !== f.workItem
-    ) return false;
+    if (wantRef !== undefined && !isWanted(r.work_item) && !isWanted(r.endpoint)) return false;
     if (f.since !== undefined && !(Date.parse(r.ts) >= f.since)) return false;
     return true;
   };

@@ -36,7 +36,7 @@ export const COMMON_FIELDS: Record<string, string> = {
 
 const POINT = "string — the lifecycle point, e.g. work_item_start";
 const HOOK = "string — the hook's declared name";
-const WORK_ITEM = "string | null — the work item's ref, e.g. owner/repo#12 (null when none)";
+const WORK_ITEM = "string | null — the work item's ref, e.g. github:owner/repo#12 (null when none)";
 
 /** Every event type the-loop emits. Add an entry here before emitting a new type. */
 export const EVENT_TYPES: Record<string, EventType> = {

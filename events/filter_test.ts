@@ -5,6 +5,7 @@ import {
   compileFilter,
   compileLineCheck,
   fnmatchToRegExp,
+  normalizeWorkItemRef,
   parseLevel,
   parseSince,
   peekField,
@@ -84,6 +85,41 @@ Deno.test("compileFilter: every criterion must hold; work_item matches a ref, {r
   assert.ok(!all(rec({ event: "b", delivery_id: "d2" })));
   assert.ok(!all(rec({ event: "a.x", source: "cli", delivery_id: "d1" })));
   assert.ok(all(rec({ event: "a.x", delivery_id: "d1" })));
+});
+
+Deno.test("--work-item: a bare OWNER/REPO#N or HOST/OWNER/REPO#N means its github: ref", () => {
+  assert.equal(normalizeWorkItemRef("acme/app#12"), "github:acme/app#12");
+  assert.equal(
+    normalizeWorkItemRef("ghe.example.com/acme/app#12"),
+    "github:ghe.example.com/acme/app#12",
+  );
+  assert.equal(
+    normalizeWorkItemRef("ghe.example.com:8443/acme/app#12"),
+    "github:ghe.example.com:8443/acme/app#12",
+  );
+  for (
+    const same of [
+      "github:acme/app#12",
+      "gitlab:acme/app#12",
+      "issue-7",
+      "acme/app#0",
+      "https://h/x",
+    ]
+  ) {
+    assert.equal(normalizeWorkItemRef(same), same);
+  }
+  const bare = compileFilter({ workItem: "acme/app#12" });
+  assert.ok(bare(rec({ work_item: "github:acme/app#12" })));
+  assert.ok(bare(rec({ work_item: { ref: "github:acme/app#12" } })));
+  assert.ok(bare(rec({ work_item: "acme/app#12" }))); // an old record without the prefix
+  assert.ok(!bare(rec({ work_item: "github:ghe.example.com/acme/app#12" })));
+  assert.ok(!bare(rec({ work_item: "github:acme/app#1" })));
+  const full = compileFilter({ workItem: "github:acme/app#12" });
+  assert.ok(full(rec({ work_item: "acme/app#12" })));
+  assert.ok(full(rec({ work_item: "github:acme/app#12" })));
+  const host = compileFilter({ workItem: "ghe.example.com/acme/app#12" });
+  assert.ok(host(rec({ work_item: "github:ghe.example.com/acme/app#12" })));
+  assert.ok(!host(rec({ work_item: "github:acme/app#12" })));
 });
 
 Deno.test("peekField reads only what is certain; the line check never rejects a match", () => {

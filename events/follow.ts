@@ -8,8 +8,9 @@
  */
 import type { EventRecord } from "./_record.ts";
 import { compileFilter, type EventFilter } from "./_filter.ts";
-import { fileReader, linesForward } from "./_lines.ts";
+import { linesForward } from "./_lines.ts";
 import { parseLine } from "./query.ts";
+import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";
 
 /** Options for {@linkcode followEvents}. */
 export interface FollowOptions {
@@ -36,11 +37,17 @@ interface Open {
 }
 
 async function openAt(path: string, pos: number): Promise<Open | undefined> {
+  let file: Deno.FsFile;
   try {
-    const file = await Deno.open(path, { read: true });
-    return { file, ino: (await file.stat()).ino, pos };
+    file = await Deno.open(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
+    throw logReadError(path, error);
+  }
+  try {
+    return { file, ino: (await checkedStat(file, path)).ino, pos };
+  } catch (error) {
+    file.close();
     throw error;
   }
 }
@@ -50,18 +57,26 @@ async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
     return await Deno.stat(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    throw logReadError(path, error);
   }
 }
 
-/** Follows the log until `opts.stop` resolves. */
+/**
+ * Follows the log until `opts.stop` resolves. A log that cannot be opened or read (a directory,
+ * no permission, an empty path) rejects with an error naming it; a missing one is waited for.
+ */
 export async function followEvents(opts: FollowOptions): Promise<void> {
+  assertLogPath(opts.path);
   const keep = compileFilter(opts.filter ?? {});
   let stopped = false;
   opts.stop.then(() => stopped = true);
   let current = await openAt(opts.path, opts.start);
   const drain = async (cur: Open) => {
-    for await (const batch of linesForward(fileReader(cur.file), { start: cur.pos })) {
+    for await (
+      const batch of linesForward(checkedReader(cur.file, opts.path), {
+        start: cur.pos,
+      })
+    ) {
       for (const line of batch.lines) {
         const r = parseLine(line);
         if (!r) opts.onSkip?.(line);
@@ -73,7 +88,7 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
   try {
     while (!stopped) {
       if (current) {
-        const size = (await current.file.stat()).size;
+        const size = (await checkedStat(current.file, opts.path)).size;
         if (size < current.pos) {
           opts.onNotice?.(`${opts.path} was truncated; reading it from the start`);
           current.pos = 0;

@@ -96,3 +96,66 @@ export function catalogMarkdown(): string {
   }
   return out.join("\n");
 }
+
+/** Options for {@linkcode TableStream}. */
+export interface TableStreamOptions {
+  /** Where the text goes. */
+  write(text: string): void;
+  /** The header cells; default {@linkcode TABLE_HEADERS}. */
+  headers?: string[];
+  /** Rows held back to size the columns before anything is printed; default 100. */
+  sizeRows?: number;
+}
+
+/**
+ * A table printed as its rows arrive, in bounded memory. The first `sizeRows` rows are held
+ * back to size the columns, so a table of at most that many rows looks exactly like one laid
+ * out from all its rows; then the header and those rows are printed and every later row is
+ * padded to the same widths (a longer cell pushes the rest of its own row right). Columns are
+ * two spaces apart, lines carry no trailing spaces, and no rows print nothing, not even a header.
+ */
+export class TableStream {
+  #write: (text: string) => void;
+  #headers: string[];
+  #size: number;
+  #held: string[][] | undefined = [];
+  #widths: number[] = [];
+
+  constructor(opts: TableStreamOptions) {
+    this.#write = opts.write;
+    this.#headers = opts.headers ?? TABLE_HEADERS;
+    this.#size = Math.max(1, opts.sizeRows ?? 100);
+  }
+
+  /** Adds a row: held while the columns are being sized, printed at once after that. */
+  row(cells: string[]): void {
+    if (this.#held) {
+      this.#held.push(cells);
+      if (this.#held.length >= this.#size) this.flush();
+    } else this.#write(this.#line(cells));
+  }
+
+  /**
+   * Prints what is held and stops holding: later rows print as they come (a live `--follow`).
+   * With nothing held yet, the next row sizes the columns on its own.
+   */
+  flush(): void {
+    const held = this.#held;
+    if (!held) return;
+    if (held.length === 0) {
+      this.#size = 1;
+      return;
+    }
+    this.#held = undefined;
+    this.#widths = this.#headers.map((h, i) =>
+      Math.max(h.length, ...held.map((r) => (r[i] ?? "").length))
+    );
+    this.#write([this.#headers, ...held].map((r) => this.#line(r)).join(""));
+  }
+
+  #line(cells: string[]): string {
+    const last = cells.length - 1;
+    return cells.map((c, i) => (i === last ? c : c.padEnd(this.#widths[i] ?? 0))).join("  ")
+      .trimEnd() + "\n";
+  }
+}

@@ -26,7 +26,14 @@ export { emitAll, type EventRecord, type EventSink, type PendingEvent } from "./
 export { EventLog, type EventLogOptions } from "./log.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
 export { isSecretKey, REDACTED } from "./_scrub.ts";
-export { type EventFilter, parseLevel, parseSince } from "./_filter.ts";
+export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./_filter.ts";
 export { queryEvents, type QueryOptions, type QueryResult } from "./query.ts";
 export { followEvents, type FollowOptions } from "./follow.ts";
-export { catalogMarkdown, catalogText, TABLE_HEADERS, tableRow } from "./format.ts";
+export {
+  catalogMarkdown,
+  catalogText,
+  TABLE_HEADERS,
+  tableRow,
+  TableStream,
+  type TableStreamOptions,
+} from "./format.ts";

@@ -7,7 +7,8 @@
  */
 import type { EventRecord } from "./_record.ts";
 import { compileFilter, compileLineCheck, type EventFilter, isEmptyFilter } from "./_filter.ts";
-import { fileReader, linesBackward, linesForward, type RandomReader } from "./_lines.ts";
+import { linesBackward, linesForward, type RandomReader } from "./_lines.ts";
+import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";
 
 /** Options for {@linkcode queryEvents}. */
 export interface QueryOptions {
@@ -16,7 +17,10 @@ export interface QueryOptions {
   filter?: EventFilter;
   /** Keep the last `limit` matches; 0 keeps them all. */
   limit: number;
-  /** With `limit: 0`, hand each match here as it is found instead of keeping it. */
+  /**
+   * With `limit: 0`, hand each match here as it is found instead of keeping it (constant
+   * memory: what `the-loop events --limit 0` does for every format).
+   */
   onRecord?: (record: EventRecord) => void;
 }
 
@@ -82,8 +86,13 @@ class Ring<T> {
   }
 }
 
-/** Runs a query over the log at `opts.path`. */
+/**
+ * Runs a query over the log at `opts.path`. A missing file is not an error (`exists: false`);
+ * one that cannot be opened or read (a directory, no permission, an empty path) throws an error
+ * naming the log and where its path comes from.
+ */
 export async function queryEvents(opts: QueryOptions): Promise<QueryResult> {
+  assertLogPath(opts.path);
   let file: Deno.FsFile;
   try {
     file = await Deno.open(opts.path, { read: true });
@@ -91,35 +100,39 @@ export async function queryEvents(opts: QueryOptions): Promise<QueryResult> {
     if (error instanceof Deno.errors.NotFound) {
       return { exists: false, records: [], skipped: 0, end: 0 };
     }
-    throw error;
+    throw logReadError(opts.path, error);
   }
   try {
-    const size = (await file.stat()).size;
-    const reader = fileReader(file);
-    const filter = opts.filter ?? {};
-    if (opts.limit > 0 && isEmptyFilter(filter)) {
-      return { exists: true, ...await tailRecords(reader, size, opts.limit), end: size };
-    }
-    const keep = compileFilter(filter);
-    const maybe = compileLineCheck(filter);
-    const ring = opts.limit > 0 ? new Ring<EventRecord>(opts.limit) : undefined;
-    const all: EventRecord[] = [];
-    let skipped = 0;
-    let end = 0;
-    for await (const batch of linesForward(reader, { start: 0, final: true })) {
-      for (const line of batch.lines) {
-        if (!maybe(line)) continue;
-        const r = parseLine(line);
-        if (!r) skipped++;
-        else if (!keep(r)) continue;
-        else if (ring) ring.push(r);
-        else if (opts.onRecord) opts.onRecord(r);
-        else all.push(r);
-      }
-      end = batch.end;
-    }
-    return { exists: true, records: ring ? ring.toArray() : all, skipped, end };
+    return await scan(file, opts);
   } finally {
     file.close();
   }
+}
+
+async function scan(file: Deno.FsFile, opts: QueryOptions): Promise<QueryResult> {
+  const size = (await checkedStat(file, opts.path)).size;
+  const reader = checkedReader(file, opts.path);
+  const filter = opts.filter ?? {};
+  if (opts.limit > 0 && isEmptyFilter(filter)) {
+    return { exists: true, ...await tailRecords(reader, size, opts.limit), end: size };
+  }
+  const keep = compileFilter(filter);
+  const maybe = compileLineCheck(filter);
+  const ring = opts.limit > 0 ? new Ring<EventRecord>(opts.limit) : undefined;
+  const all: EventRecord[] = [];
+  let skipped = 0;
+  let end = 0;
+  for await (const batch of linesForward(reader, { start: 0, final: true })) {
+    for (const line of batch.lines) {
+      if (!maybe(line)) continue;
+      const r = parseLine(line);
+      if (!r) skipped++;
+      else if (!keep(r)) continue;
+      else if (ring) ring.push(r);
+      else if (opts.onRecord) opts.onRecord(r);
+      else all.push(r);
+    }
+    end = batch.end;
+  }
+  return { exists: true, records: ring ? ring.toArray() : all, skipped, end };
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { queryEvents } from "./mod.ts";
+import { followEvents, queryEvents } from "./mod.ts";
 import { linesBackward, linesForward, type RandomReader } from "./_lines.ts";
 import { tailRecords } from "./query.ts";
 
@@ -118,4 +118,41 @@ Deno.test("queryEvents: missing file, filtered ring buffer, limit 0 streaming, s
   assert.equal(everything.records.length, 1000);
   const tail = await queryEvents({ path, limit: 3 });
   assert.deepEqual(tail.records.map((r) => r.seq), [997, 998, 999]);
+});
+
+Deno.test("queryEvents and followEvents name an unreadable log and where its path comes from", async () => {
+  const dir = Deno.makeTempDirSync();
+  const hint = "; check eventLog.path in the config or pass --file";
+  for (const limit of [0, 5]) {
+    await assert.rejects(
+      queryEvents({ path: dir, limit }),
+      (e: Error) => e.message === `cannot read the event log ${dir} (Is a directory)${hint}`,
+    );
+    await assert.rejects(
+      queryEvents({ path: "", limit }),
+      (e: Error) => e.message === `cannot read the event log "" (the path is empty)${hint}`,
+    );
+  }
+  const never = new Promise<void>(() => {});
+  await assert.rejects(
+    followEvents({ path: dir, start: 0, onRecord: () => {}, stop: never }),
+    (e: Error) => e.message.startsWith(`cannot read the event log ${dir} (Is a directory`),
+  );
+  await assert.rejects(
+    followEvents({ path: "", start: 0, onRecord: () => {}, stop: never }),
+    /cannot read the event log "" \(the path is empty\); check eventLog\.path/,
+  );
+  // an error thrown by the caller's onRecord is not mistaken for a read failure
+  const path = `${dir}/events.jsonl`;
+  Deno.writeTextFileSync(path, line(1) + "\n");
+  await assert.rejects(
+    queryEvents({
+      path,
+      limit: 0,
+      onRecord: () => {
+        throw new Error("Broken pipe (os error 32)");
+      },
+    }),
+    (e: Error) => e.message === "Broken pipe (os error 32)",
+  );
 });

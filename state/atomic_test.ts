@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFileAtomic, writeFileAtomicSync } from "./atomic.ts";
+import { writeFileAtomic } from "./atomic.ts";
 
 const tempDir = () => Deno.makeTempDirSync({ prefix: "the-loop-atomic-" });
 const entries = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
@@ -11,8 +11,6 @@ Deno.test("writes text and bytes, creating missing parent directories", async ()
   assert.equal(Deno.readTextFileSync(join(dir, "a/b/c.txt")), "hello");
   await writeFileAtomic(join(dir, "bytes.bin"), new Uint8Array([1, 2, 3]));
   assert.deepEqual([...Deno.readFileSync(join(dir, "bytes.bin"))], [1, 2, 3]);
-  writeFileAtomicSync(join(dir, "x/sync.txt"), "sync");
-  assert.equal(Deno.readTextFileSync(join(dir, "x/sync.txt")), "sync");
 });
 
 Deno.test("replaces an existing file and leaves no temp file behind", async () => {
@@ -20,8 +18,7 @@ Deno.test("replaces an existing file and leaves no temp file behind", async () =
   const path = join(dir, "f.json");
   Deno.writeTextFileSync(path, "old");
   await writeFileAtomic(path, "new");
-  writeFileAtomicSync(path, "newer");
-  assert.equal(Deno.readTextFileSync(path), "newer");
+  assert.equal(Deno.readTextFileSync(path), "new");
   assert.deepEqual(entries(dir), ["f.json"]);
 });
 
@@ -34,8 +31,6 @@ Deno.test("applies the requested mode, else keeps the replaced file's mode", {
   assert.equal(Deno.statSync(secret).mode! & 0o777, 0o600);
   await writeFileAtomic(secret, "t"); // no mode given: stays 0600
   assert.equal(Deno.statSync(secret).mode! & 0o777, 0o600);
-  writeFileAtomicSync(join(dir, "sync"), "s", { mode: 0o640 });
-  assert.equal(Deno.statSync(join(dir, "sync")).mode! & 0o777, 0o640);
 });
 
 Deno.test("a failed rename leaves the target as it was and no temp file", async () => {
@@ -43,7 +38,6 @@ Deno.test("a failed rename leaves the target as it was and no temp file", async 
   const target = join(dir, "taken");
   Deno.mkdirSync(join(target, "inside"), { recursive: true }); // a non-empty dir cannot be replaced
   await assert.rejects(() => writeFileAtomic(target, "data"));
-  assert.throws(() => writeFileAtomicSync(target, "data"));
   assert.deepEqual(entries(dir), ["taken"]);
   assert.deepEqual(entries(target), ["inside"]);
 });

@@ -195,3 +195,59 @@ Deno.test("a hook's on: naming an event type is 'not a lifecycle point', located
     /cli-config\.yaml:6:27: hooks\[1\]\.on\[1\]: "poll\.cycle" is not a lifecycle point \(expected one of: work_item_start, session_spawn, .*work_item_complete\)\n/,
   );
 });
+
+Deno.test("$GITHUB_API_URL that is not a URL fails config validate, exit 1", async () => {
+  const cwd = tree();
+  const r = await cli(["config", "validate"], { cwd, env: { GITHUB_API_URL: "garbage" } });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(
+    r.stderr,
+    "$GITHUB_API_URL: must be an https:// URL (http:// only to 127.0.0.1, localhost or [::1]) " +
+      '(got "garbage"); fix it, unset it, or set github.apiUrl in the config file\n',
+  );
+  const local = await cli(["config", "validate"], {
+    cwd,
+    env: { GITHUB_API_URL: "http://127.0.0.1:8080" },
+  });
+  assert.equal(local.code, 0, local.stderr);
+});
+
+Deno.test("a token pasted as github.tokenEnv is refused by show and validate, never printed", async () => {
+  const token = "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"; // token-shaped, not a real one
+  const cwd = tree({ ".the-loop/cli-config.yaml": `github:\n  tokenEnv: ${token}\n` });
+  const file = join(cwd, ".the-loop/cli-config.yaml");
+  for (const args of [["config", "show"], ["config", "validate", "--format", "json"], ["hooks"]]) {
+    const r = await cli(args, { cwd });
+    assert.equal(r.code, 1, args.join(" "));
+    assert.ok(!(r.stdout + r.stderr).includes(token), args.join(" "));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^${file}:2:13: github\\.tokenEnv: this looks like a token, not a variable name — ` +
+          "put the NAME of the environment variable that holds it \\(e\\.g\\. GITHUB_TOKEN\\)\n",
+      ),
+    );
+  }
+});
+
+Deno.test("config validate lists hook declaration problems beside schema problems", async () => {
+  const cwd = tree({
+    "c.yaml": [
+      'eventLog: { path: "" }',
+      "hooks:",
+      "  - name: both",
+      "    path: a.ts",
+      "    url: https://h.example/rpc",
+    ].join("\n"),
+  });
+  const r = await cli(["-c", "c.yaml", "config", "validate"], { cwd });
+  assert.equal(r.code, 1);
+  const lines = r.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 2, r.stderr);
+  assert.equal(
+    lines[0],
+    `${cwd}/c.yaml:1:19: eventLog.path: must be a non-empty string (got "")`,
+  );
+  assert.match(lines[1], new RegExp(`^${cwd}/c\\.yaml:3:5: hooks\\[0\\]`));
+});

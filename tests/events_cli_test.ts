@@ -158,20 +158,163 @@ Deno.test("events --types prints the catalog as text or json", async () => {
   assert.deepEqual(JSON.parse(json.stdout), EVENT_TYPES);
 });
 
+Deno.test("events --limit 0 streams every format: json stays one valid array, table aligned", async () => {
+  const { dir } = fixture();
+  for (const limit of ["0", "3"]) {
+    const j = await cli(["events", "--limit", limit, "--format", "json"], { cwd: dir });
+    assert.equal(j.code, 0, j.stderr);
+    const parsed = JSON.parse(j.stdout);
+    assert.equal(parsed.length, limit === "0" ? 200 : 3);
+    assert.equal(parsed.at(-1).seq, 199);
+    assert.equal(j.stdout, JSON.stringify(parsed, null, 2) + "\n"); // as toJson prints it
+  }
+  const none = await cli(["events", "--limit", "0", "--format", "json", "--type", "x.*"], {
+    cwd: dir,
+  });
+  assert.deepEqual([none.code, none.stdout], [0, "[]\n"]);
+  const t = await cli(["events", "--limit", "0"], { cwd: dir });
+  assert.equal(t.code, 0, t.stderr);
+  const [header, ...rows] = t.stdout.trimEnd().split("\n");
+  assert.match(header, /^ts\s+level\s+source\s+event\s+work_item\s+summary$/);
+  assert.equal(rows.length, 200);
+  for (const name of ["level", "source", "event", "work_item", "summary"]) {
+    const col = header.indexOf(name);
+    for (const row of rows) assert.match(row.slice(col - 2), /^ {2}\S/, `${name} in ${row}`);
+  }
+  assert.match(rows[199], /\bseq=199$/);
+});
+
+Deno.test("events --work-item takes owner/repo#N and host/owner/repo#N for github: refs", async () => {
+  const dir = Deno.makeTempDirSync();
+  const refs = ["github:acme/app#12", "github:ghe.example.com/acme/app#12", "github:acme/app#1"];
+  const lines = refs.map((ref, seq) =>
+    JSON.stringify({
+      ts: "2026-07-22T10:00:00.000Z",
+      source: "hooks",
+      event: "hooks.ran",
+      level: "info",
+      pid: 1,
+      seq,
+      work_item: seq === 1 ? { ref, kind: "issue" } : ref,
+    })
+  );
+  Deno.writeTextFileSync(`${dir}/events.jsonl`, lines.join("\n") + "\n");
+  const pick = (ref: string) => seqs(["--file", "events.jsonl", "--work-item", ref], dir);
+  assert.deepEqual(await pick("acme/app#12"), [0]);
+  assert.deepEqual(await pick("github:acme/app#12"), [0]);
+  assert.deepEqual(await pick("ghe.example.com/acme/app#12"), [1]);
+  assert.deepEqual(await pick("github:ghe.example.com/acme/app#12"), [1]);
+  assert.deepEqual(await pick("acme/app#2"), []);
+  const types = await cli(["events", "--types"]);
+  assert.match(
+    types.stdout,
+    /^ {4}work_item +string \| null — the work item's ref, e\.g\. github:owner\/repo#12/m,
+  );
+});
+
+Deno.test("events on an unreadable log names it and where its path comes from (exit 1)", async () => {
+  const dir = Deno.makeTempDirSync();
+  const hint = "; check eventLog.path in the config or pass --file\n";
+  Deno.mkdirSync(`${dir}/logs`);
+  for (const extra of [[], ["--limit", "0"], ["--follow"]]) {
+    const r = await cli(["events", "--file", "logs", ...extra], { cwd: dir });
+    assert.equal(r.code, 1, extra.join(" "));
+    assert.equal(
+      r.stderr,
+      `the-loop: cannot read the event log ${dir}/logs (Is a directory)${hint}`,
+    );
+    assert.equal(r.stdout, "");
+  }
+  const empty = await cli(["events", "--file", ""], { cwd: dir });
+  assert.equal(empty.code, 1);
+  assert.equal(empty.stderr, `the-loop: cannot read the event log "" (the path is empty)${hint}`);
+});
+
+Deno.test("events --types refuses query flags (exit 2), naming them", async () => {
+  const dir = Deno.makeTempDirSync();
+  const cases: [string[], string][] = [
+    [["--follow"], "--follow"],
+    [["--type", "hooks.*"], "--type"],
+    [["--limit", "5"], "--limit"],
+    [["--file", "x.jsonl", "--level", "error"], "--file, --level"],
+    [["--work-item", "acme/app#1"], "--work-item"],
+  ];
+  for (const [args, named] of cases) {
+    const r = await cli(["events", "--types", ...args], { cwd: dir });
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(
+      r.stderr,
+      `the-loop: --types prints the catalog and takes no query flags (got ${named}); ` +
+        "drop --types to query the log\n",
+    );
+    assert.equal(r.stdout, "");
+  }
+  const ok = await cli(["events", "--types", "--format", "json"], { cwd: dir });
+  assert.equal(ok.code, 0, ok.stderr);
+});
+
+/**
+ * Reads `reader` until `seen.text` matches `want`. Bounded: a child that prints nothing more
+ * would leave `reader.read()` pending forever, so a timer cancels the reader after `ms`.
+ */
 async function readUntil(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   seen: { text: string },
   want: RegExp,
+  ms = 20_000,
 ): Promise<void> {
   const decoder = new TextDecoder();
-  const deadline = Date.now() + 20_000;
-  while (!want.test(seen.text)) {
-    if (Date.now() > deadline) throw new Error(`no ${want} in output: ${seen.text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`output ended before ${want}: ${seen.text}`);
-    seen.text += decoder.decode(value, { stream: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, ms);
+  try {
+    while (!want.test(seen.text)) {
+      const { value, done } = await reader.read();
+      if (timedOut) throw new Error(`no ${want} in output within ${ms} ms: ${seen.text}`);
+      if (done) throw new Error(`output ended before ${want}: ${seen.text}`);
+      seen.text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** Interrupts `child` and resolves to its status; a child that ignores SIGINT is killed. */
+async function stop(child: Deno.ChildProcess): Promise<Deno.CommandStatus> {
+  child.kill("SIGINT");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  try {
+    return await child.status;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("readUntil gives up on a child that prints nothing, instead of hanging", async () => {
+  const dir = Deno.makeTempDirSync();
+  // following a log that does not exist: it waits, printing nothing on stdout
+  const child = spawnCli(["events", "--follow", "--file", "none.jsonl"], { cwd: dir });
+  const reader = child.stdout.getReader();
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      assert.rejects(
+        readUntil(reader, { text: "" }, /never/, 300),
+        /no \/never\/ in output within 300 ms/,
+      ),
+      new Promise((_, reject) =>
+        guard = setTimeout(() => reject(new Error("readUntil hung")), 15_000)
+      ),
+    ]);
+  } finally {
+    clearTimeout(guard);
+    reader.releaseLock();
+    await stop(child);
+    await child.stderr.cancel();
+  }
+});
 
 Deno.test("events --follow prints matches, then new ones as written, until SIGINT", async () => {
   const { dir, path } = fixture();
@@ -189,6 +332,7 @@ Deno.test("events --follow prints matches, then new ones as written, until SIGIN
   });
   const reader = child.stdout.getReader();
   const seen = { text: "" };
+  let status: Deno.CommandStatus;
   try {
     await readUntil(reader, seen, /"seq":196/);
     const rec = (seq: number, event: string) =>
@@ -205,10 +349,9 @@ Deno.test("events --follow prints matches, then new ones as written, until SIGIN
     });
     await readUntil(reader, seen, /"seq":1001/);
   } finally {
-    child.kill("SIGINT");
     reader.releaseLock();
+    status = await stop(child);
   }
-  const status = await child.status;
   await child.stdout.cancel();
   const stderr = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
   assert.equal(status.code, 0, stderr);

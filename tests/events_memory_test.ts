@@ -1,6 +1,6 @@
 /**
- * `the-loop events` reads in constant memory: over a log several times larger than the heap it
- * is allowed, every query still completes. A reader that held the file (or every match) in
+ * `the-loop events` reads and prints in constant memory: over a log several times larger than
+ * the heap it is allowed, every query still completes, `--limit 0` in every format included. A reader that held the file (or every match) in
  * memory would die of heap exhaustion here, whatever the machine's speed.
  */
 import assert from "node:assert/strict";
@@ -76,6 +76,20 @@ Deno.test(`events queries a log four times its ${HEAP_MB} MB heap cap`, async ()
     );
     assert.equal(all.code, 0, all.stderr);
     assert.equal(all.stdout.trim().split("\n").length, LINES / 8);
+
+    // --limit 0 without filters: every record, in every format, still within the heap
+    const table = await events(["--file", log, "--limit", "0"], dir);
+    assert.equal(table.code, 0, table.stderr);
+    const rows = table.stdout.trimEnd().split("\n");
+    assert.match(rows[0], /^ts\s+level\s+source\s+event\s+work_item\s+summary$/);
+    assert.equal(rows.length, LINES + 1);
+    assert.match(rows[LINES], new RegExp(`\\bn=${LINES - 1}\\b`));
+
+    const json = await events(["--file", log, "--limit", "0", "--format", "json"], dir);
+    assert.equal(json.code, 0, json.stderr);
+    const records = JSON.parse(json.stdout) as { n: number }[];
+    assert.equal(records.length, LINES);
+    assert.equal(records[LINES - 1].n, LINES - 1);
 
     const one = await events(
       ["--file", log, "--work-item", "github:acme/app#7", "--limit", "5", "--format", "json"],

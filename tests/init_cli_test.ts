@@ -49,3 +49,20 @@ Deno.test("init writes to the --config path when given", async () => {
   const v = await cli(["-c", "ops/the-loop.yaml", "config", "validate"], { cwd });
   assert.equal(v.code, 0, v.stderr);
 });
+
+Deno.test("init writes where $THE_LOOP_CLI_CONFIG points, and says so", async () => {
+  const cwd = tempCwd();
+  const env = { THE_LOOP_CLI_CONFIG: "ops/the-loop.yaml" };
+  const file = join(cwd, "ops/the-loop.yaml");
+  const r = await cli(["init"], { cwd, env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.split("\n")[0], `wrote ${file} (named by $THE_LOOP_CLI_CONFIG)`);
+  assert.ok(Deno.statSync(join(cwd, "ops/cli-config.schema.json")).isFile);
+  assert.throws(() => Deno.statSync(join(cwd, ".the-loop")));
+  const v = await cli(["config", "validate"], { cwd, env });
+  assert.equal(v.code, 0, v.stderr);
+  assert.equal(v.stdout, `ok: ${file}\n`);
+  // --config still wins over the variable
+  const flag = await cli(["--config", "flag.yaml", "init"], { cwd, env });
+  assert.equal(flag.stdout.split("\n")[0], `wrote ${join(cwd, "flag.yaml")} (named by --config)`);
+});

@@ -8,7 +8,6 @@
  * @module
  */
 import { dirname } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { LoadedConfig } from "../../config/mod.ts";
 import { type Problem, ProblemsError } from "../../errors.ts";
 import { type Declaration, parseDeclaration } from "../../lifecycle/declaration.ts";
@@ -61,63 +60,30 @@ export async function hooksProblems(
   if (loaded) return problemsOf(() => declarationOf(loaded, ctx));
   const file = schemaProblems.find((p) => p.file)?.file;
   // a YAML syntax error or an unreadable file: nothing more can be read from it
-  if (!file || schemaProblems.some((p) => p.line === undefined || /^YAML/.test(p.message))) {
-    return [];
-  }
+  if (
+    !file ||
+    schemaProblems.some((p) => (p.file && p.line === undefined) || /^YAML/.test(p.message))
+  ) return [];
   let text: string;
   try {
     text = await Deno.readTextFile(file);
   } catch {
     return [];
   }
-  const raw = readRaw(text);
-  if (!raw) return [];
+  // read the way the loader reads it (same parser, same positions)
+  const { parseYaml } = await import("../../config/mod.ts");
+  const parsed = parseYaml(text, file);
+  const data = parsed.data as Record<string, unknown> | null | undefined;
+  if (parsed.problems.length > 0 || typeof data !== "object" || !data || Array.isArray(data)) {
+    return [];
+  }
   const reported = new Set(schemaProblems.map((p) => p.path));
   return problemsOf(() =>
-    parseDeclaration(raw.data.hooks, {
+    parseDeclaration(data.hooks, {
       file,
       baseDir: dirname(file),
-      locate: raw.locate,
+      locate: parsed.locate,
       home: ctx.env("HOME"),
     })
   ).filter((p) => !reported.has(p.path));
-}
-
-type KeyPath = (string | number)[];
-
-/** The file's data and a locator (the config loader's rule: a value's start), or undefined. */
-function readRaw(
-  text: string,
-): {
-  data: Record<string, unknown>;
-  locate: (k: KeyPath) => { line: number; col: number } | undefined;
-} | undefined {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
-  if (doc.errors.length > 0) return undefined;
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 1000 });
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
-  const locate = (path: KeyPath) => {
-    let node = doc.contents as Node | null | undefined;
-    let key: Node | undefined;
-    for (const seg of path) {
-      if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
-        if (!pair) return undefined;
-        key = pair.key as Node;
-        node = pair.value as Node | null;
-      } else if (isSeq(node) && typeof seg === "number") {
-        node = node.items[seg] as Node | undefined;
-        key = node ?? undefined;
-      } else return undefined;
-    }
-    const at = node?.range && !(isScalar(node) && node.value === null && !node.source) ? node : key;
-    return at?.range ? lines.linePos(at.range[0]) : undefined;
-  };
-  return { data: data as Record<string, unknown>, locate };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { isAbsolute, join } from "node:path";
+import { didYouMean } from "../../config/mod.ts";
 import { UsageError } from "../../errors.ts";
 import {
   type Context,
@@ -18,28 +19,12 @@ import {
 import { isPointName } from "../../lifecycle/points.ts";
 import type { CliContext } from "../_context.ts";
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length];
-}
-
-/** The closest of `names` to `given`, when it is close enough to be a typo. */
+/**
+ * The closest of `names` to `given`, when it is close enough to be a typo: the config's
+ * {@linkcode didYouMean}, so every "did you mean" of the CLI suggests by the same rule.
+ */
 export function closest(given: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const n of names) {
-    const d = n.includes(given) && given.length >= 3 ? 1 : distance(given, n);
-    if (d < bestD) [best, bestD] = [n, d];
-  }
-  return bestD <= Math.max(2, Math.floor(given.length / 3)) ? best : undefined;
+  return didYouMean(given, names);
 }
 
 /** `--point`'s value as a point; a {@linkcode UsageError} (exit 2) otherwise. */
