@@ -53,7 +53,10 @@ export function register(program: Command, ctx: CliContext): void {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option("--work-item <ref>", "only events of this work item (or remote endpoint)")
+    .option(
+      "--work-item <ref>",
+      "only events of this work item or endpoint, e.g. github:acme/app#12 (or acme/app#12)",
+    )
     .option("--delivery-id <id>", "only events of this webhook delivery")
     .option("--source <source>", "only events from this source (gh-webhook, poll, sessions, …)")
     .option("--level <level>", "only events at least this severe: debug|info|warning|error")
