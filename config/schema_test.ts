@@ -91,3 +91,14 @@ Deno.test("every key ending in Env (and every env list) refuses a token", () => 
   });
   assert.deepEqual(bad, []);
 });
+
+Deno.test("hooks[].timeoutSeconds has the declaration parser's bound", async () => {
+  const { MAX_TIMEOUT_SECONDS } = await import("../lifecycle/declaration.ts");
+  const schema = JSON.parse(
+    await Deno.readTextFile(new URL("../schema/cli-config.schema.json", import.meta.url)),
+  );
+  assert.equal(
+    schema.properties.hooks.items.properties.timeoutSeconds.maximum,
+    MAX_TIMEOUT_SECONDS,
+  );
+});
