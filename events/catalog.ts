@@ -112,7 +112,8 @@ export const EVENT_TYPES: Record<string, EventType> = {
   "hooks.timed_out": {
     description:
       "A hook ran out of time: its answer is ignored, and its worker or process is replaced " +
-      "for the next call (a busy worker thread cannot be stopped: see leaked).",
+      "for the next call — unless its worker thread could not be stopped (leaked): then the " +
+      "hook is disabled until the-loop restarts.",
     level: "warning",
     fields: {
       point: POINT,

@@ -112,19 +112,24 @@ export class EntryCheck {
     return v;
   }
 
-  /** A number key: finite and > 0 (`integer` demands a whole number ≥ `min`, default 1). */
+  /**
+   * A number key: finite, > 0 and ≤ `max` when given (`integer` demands a whole number ≥ `min`,
+   * default 1).
+   */
   positive(
     key: string,
     dflt: number,
-    opts: { integer?: boolean; min?: number; unit?: string } = {},
+    opts: { integer?: boolean; min?: number; max?: number; unit?: string } = {},
   ): number {
     const v = this.raw[key];
     if (v === undefined) return dflt;
     const min = opts.min ?? 1;
     const ok = typeof v === "number" && Number.isFinite(v) && v > 0 &&
-      (!opts.integer || (Number.isInteger(v) && v >= min));
+      (!opts.integer || (Number.isInteger(v) && v >= min)) &&
+      (opts.max === undefined || v <= opts.max);
     if (ok) return v as number;
-    const what = opts.integer ? `a whole number ≥ ${min}` : "a number > 0";
+    const what = (opts.integer ? `a whole number ≥ ${min}` : "a number > 0") +
+      (opts.max !== undefined ? ` and ≤ ${opts.max}` : "");
     this.err([key], `must be ${what}${opts.unit ? ` (${opts.unit})` : ""} (got ${show(v)})`);
     return dflt;
   }

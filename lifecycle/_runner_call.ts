@@ -61,7 +61,7 @@ export async function callOne(
     telemetry = result.telemetry;
     let changed: string[];
     if (result.refused) {
-      const reason = String(result.refused.reason ?? "").trim() || `refused by hook ${entry.name}`;
+      const reason = refusalReason(redact(String(result.refused.reason ?? "")), entry.name);
       if (!proceedPoint) {
         throw new Error(
           `it exited 2 to refuse, but ${point} has no proceed decision to refuse; ` +
@@ -71,6 +71,9 @@ export async function callOne(
       changed = applyAnswer(point, ctx, { proceed: false, reason }, { hook: entry.name });
     } else {
       changed = applyAnswer(point, ctx, result.answer, { hook: entry.name });
+    }
+    if (changed.includes("reason") && typeof c.reason === "string") {
+      c.reason = redact(c.reason); // the reason is posted on the ticket
     }
     let overturnBlocked = false;
     if (proceedPoint && before.proceed === false && changed.some(isRefusalField)) {
@@ -108,6 +111,21 @@ export async function callOne(
     }
     return out;
   }
+}
+
+/** The most of a command's stderr that becomes a refusal's reason, in characters. */
+export const REFUSAL_REASON_MAX = 500;
+
+/**
+ * A command's exit-2 stderr as the reason posted on the ticket: already redacted, trimmed, and
+ * cut to {@linkcode REFUSAL_REASON_MAX} characters (its lines kept: a refusal may explain itself
+ * over a few). The whole stderr (4 KiB, redacted) stays in `hooks.ran`.
+ */
+function refusalReason(stderr: string, hook: string): string {
+  const t = stderr.trim();
+  if (t === "") return `refused by hook ${hook}`;
+  if (t.length <= REFUSAL_REASON_MAX) return t;
+  return `${t.slice(0, REFUSAL_REASON_MAX - 1).trimEnd()}…`;
 }
 
 function isRefusalField(f: string): boolean {

@@ -23,7 +23,7 @@ export interface CallReport {
 
 /** The sentence a leaked timeout adds, in the event and the warning. */
 export const LEAKED_NOTE = "its worker thread could not be stopped and keeps a CPU core busy " +
-  "until the-loop restarts";
+  "until the-loop restarts; the hook is disabled until then";
 
 /** Emits the events of one call. A sink that throws is ignored (the chain must go on). */
 export function report(sink: EventSink, r: CallReport, redact: (s: string) => string): void {
@@ -73,21 +73,4 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
     ...(t?.stdout_truncated !== undefined ? { stdout_truncated: t.stdout_truncated } : {}),
     ...(t?.stderr_truncated !== undefined ? { stderr_truncated: t.stderr_truncated } : {}),
   });
-}
-
-/** A redactor replacing every known secret value (4+ characters) with `[redacted]`. */
-export function redactor(secrets: () => readonly string[]): (text: string) => string {
-  return (text) => {
-    let out = text;
-    let values: readonly string[];
-    try {
-      values = secrets();
-    } catch {
-      return out;
-    }
-    for (const s of [...values].sort((a, b) => b.length - a.length)) {
-      if (s && s.length >= 4) out = out.split(s).join("[redacted]");
-    }
-    return out;
-  };
 }

@@ -28,7 +28,7 @@ export interface EntryBase {
   kind: ExecutorKind;
   /** One line for people: the module's path, the URL (query hidden) or the argv. */
   target: string;
-  /** Seconds a call may take (defaults: module 5, remote 10, command 30). */
+  /** Seconds a call may take, at most 3600 (defaults: module 5, remote 10, command 30). */
   timeoutSeconds: number;
   /** The points it is called at; undefined: the executor's default (a module: its methods). */
   on?: PointName[];
@@ -105,6 +105,11 @@ const ONLY: Record<ExecutorKind, string[]> = {
   command: ["maxOutputBytes", "env"],
 };
 const DEFAULT_TIMEOUT: Record<ExecutorKind, number> = { module: 5, remote: 10, command: 30 };
+/**
+ * The longest `timeoutSeconds` allowed: an hour. A hook is waited for by the operation it
+ * decides, and past 2^31-1 ms a timer fires at once, which would time every call out.
+ */
+export const MAX_TIMEOUT_SECONDS = 3600;
 const KEY_OF: Record<ExecutorKind, string> = { module: "path", remote: "url", command: "command" };
 
 /** Parses and validates the `hooks:` value. Throws {@linkcode ProblemsError} with every problem. */
@@ -162,6 +167,7 @@ export function parseDeclaration(value: unknown, opts: ParseDeclarationOptions):
       name: name ?? "",
       index,
       timeoutSeconds: e.positive("timeoutSeconds", kind ? DEFAULT_TIMEOUT[kind] : 5, {
+        max: MAX_TIMEOUT_SECONDS,
         unit: "seconds",
       }),
       required: e.bool("required", false),

@@ -270,3 +270,17 @@ Deno.test("describeDeclaration never lists a header value, token or option value
     ["audit", "command", false],
   ]);
 });
+
+Deno.test("timeoutSeconds is at most an hour (a longer timer would fire at once), located", () => {
+  assert.deepEqual(
+    problems("hooks:\n  - name: slow\n    url: https://x.example\n    timeoutSeconds: 2200000\n"),
+    [
+      '4:21 hooks[0].timeoutSeconds: hook "slow": must be a number > 0 and ≤ 3600 (seconds) ' +
+      "(got 2200000)",
+    ],
+  );
+  const ok = parseFile(
+    "hooks:\n  - name: slow\n    url: https://x.example\n    timeoutSeconds: 3600\n",
+  );
+  assert.equal(ok.entries[0].timeoutSeconds, 3600);
+});

@@ -21,6 +21,7 @@ import { type Declaration, parseDeclaration } from "./declaration.ts";
 import { loadExecutors } from "./loader.ts";
 import type { PointName } from "./points.ts";
 import { Runner } from "./runner.ts";
+import { redactor, secretsOf } from "./secrets.ts";
 
 let current: Runner | undefined;
 let lazy: { load: () => Promise<Runner>; sink: EventSink; warn: (m: string) => void } | undefined;
@@ -63,8 +64,9 @@ export async function configureFromConfig(
   opts: ConfigureOptions,
 ): Promise<Runner> {
   const warn = opts.warn ?? ((m: string) => console.error(m));
+  let decl: Declaration | undefined;
   try {
-    const decl = parseDeclaration(loaded.config.hooks, {
+    decl = parseDeclaration(loaded.config.hooks, {
       ...(loaded.path ? { file: loaded.path } : {}),
       baseDir: loaded.baseDir,
       locate: (k) => loaded.locate(k),
@@ -84,7 +86,9 @@ export async function configureFromConfig(
     safeEmit(opts.sink, "hooks.loaded", { count: runner.names.length, names: runner.names });
     return runner;
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
+    // A hook that failed to load may have said a value it was granted.
+    const redact = redactor(decl ? secretsOf(decl, opts.env) : () => []);
+    const error = redact(err instanceof Error ? err.message : String(err));
     safeEmit(opts.sink, "hooks.load_failed", { error, strict: opts.strict });
     if (opts.strict) throw err;
     warn(`hooks: running without hooks: ${error}`);
@@ -98,12 +102,13 @@ export async function configureFromConfig(
  * Defers loading to the first {@linkcode run}: `load` (typically resolve the CLI config, then
  * `configureFromConfig(…, {strict: false})`) runs once. If it throws, an empty runner is
  * installed and `hooks.load_failed` {strict: false} recorded, and the operation proceeds.
+ * Resolves once the runner it replaces (if any) is closed.
  */
-export function configureLazily(
+export async function configureLazily(
   load: () => Promise<Runner>,
   opts: { sink: EventSink; warn?: (message: string) => void },
-): void {
-  reset();
+): Promise<void> {
+  await reset();
   lazy = { load, sink: opts.sink, warn: opts.warn ?? ((m: string) => console.error(m)) };
 }
 
@@ -120,16 +125,28 @@ export async function run<P extends PointName>(point: P, ctx: ContextOf<P>): Pro
   }
 }
 
+/**
+ * Runs a lazy load. Its runner is installed only if nothing changed meanwhile (no `configure`,
+ * `reset` or new `configureLazily`); otherwise it is stale and closed, so its workers and
+ * processes do not outlive it. A load that installed its runner itself (through
+ * `configureFromConfig`) is left as it is.
+ */
 async function loadLazily(l: NonNullable<typeof lazy>): Promise<void> {
+  let runner: Runner;
   try {
-    const runner = await l.load();
-    if (!current) configure(runner);
+    runner = await l.load();
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     safeEmit(l.sink, "hooks.load_failed", { error, strict: false });
     l.warn(`hooks: running without hooks: ${error}`);
-    if (!current) configure(new Runner({ entries: [], sink: l.sink, warn: l.warn }));
+    if (!current && lazy === l) {
+      configure(new Runner({ entries: [], sink: l.sink, warn: l.warn }));
+    }
+    return;
   }
+  if (current === runner) return;
+  if (!current && lazy === l) configure(runner);
+  else await runner.close();
 }
 
 /** Forgets the runner (closing its executors) and any pending lazy load. */
@@ -139,20 +156,6 @@ export async function reset(): Promise<void> {
   lazy = undefined;
   pending = undefined;
   if (old) await old.close();
-}
-
-/** The secret values the runner scrubs: tokens, header values, passed-through variables. */
-function secretsOf(decl: Declaration, env: (name: string) => string | undefined) {
-  return () => {
-    const out: string[] = [];
-    for (const e of decl.entries) {
-      if (e.kind === "remote") {
-        if (e.tokenEnv) out.push(env(e.tokenEnv) ?? "");
-        out.push(...Object.values(e.headers));
-      } else if (e.kind === "command") out.push(...e.env.map((n) => env(n) ?? ""));
-    }
-    return out.filter((s) => s.length > 0);
-  };
 }
 
 function problemsText(problems: ProblemsError["problems"]): string {

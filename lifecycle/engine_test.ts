@@ -130,7 +130,7 @@ Deno.test("configureLazily loads once on the first run; a failing lazy load runs
   let loads = 0;
   const sink = new MemorySink();
   const b = fakeExecutor("b", () => ({ answer: { reason: "lazy" } }));
-  engine.configureLazily(() => {
+  await engine.configureLazily(() => {
     loads++;
     return Promise.resolve(new Runner({ entries: [{ entry: entryOf("b"), executor: b }], sink }));
   }, { sink });
@@ -142,7 +142,7 @@ Deno.test("configureLazily loads once on the first run; a failing lazy load runs
   await engine.reset();
 
   const warnings: string[] = [];
-  engine.configureLazily(() => Promise.reject(new Error("no config")), {
+  await engine.configureLazily(() => Promise.reject(new Error("no config")), {
     sink,
     warn: (m) => warnings.push(m),
   });
@@ -155,6 +155,50 @@ Deno.test("configureLazily loads once on the first run; a failing lazy load runs
   assert.match(warnings[0], /running without hooks: no config/);
   assert.ok(engine.configured() instanceof Runner);
   await engine.reset();
+});
+
+Deno.test("configureLazily waits until the runner it replaces is closed", async () => {
+  const sink = new MemorySink();
+  let closed = false;
+  const old = fakeExecutor("old", () => ({ answer: null }));
+  old.close = () =>
+    new Promise<void>((r) =>
+      setTimeout(() => {
+        closed = true;
+        r();
+      }, 20)
+    );
+  engine.configure(new Runner({ entries: [{ entry: entryOf("old"), executor: old }], sink }));
+  await engine.configureLazily(() => Promise.reject(new Error("unused")), { sink });
+  assert.equal(closed, true, "the old runner's executors were still closing");
+  await engine.reset();
+});
+
+Deno.test("a lazily loaded runner made stale meanwhile (configure, reset) is closed, not leaked", async () => {
+  const sink = new MemorySink();
+  for (const meanwhile of ["configure", "reset"] as const) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const lazyEx = fakeExecutor("lazy", () => ({ answer: { reason: "lazy" } }));
+    await engine.configureLazily(async () => {
+      await gate;
+      return new Runner({ entries: [{ entry: entryOf("lazy"), executor: lazyEx }], sink });
+    }, { sink });
+    const running = engine.run("work_item_start", startCtx());
+    const other = fakeExecutor("other", () => ({ answer: { reason: "other" } }));
+    if (meanwhile === "configure") {
+      engine.configure(
+        new Runner({ entries: [{ entry: entryOf("other"), executor: other }], sink }),
+      );
+    } else await engine.reset();
+    release();
+    await running;
+    assert.equal(lazyEx.closed, 1, `${meanwhile}: the stale lazy runner was not closed`);
+    const ctx = await engine.run("work_item_start", startCtx());
+    assert.equal(ctx.reason, meanwhile === "configure" ? "other" : "", meanwhile);
+    assert.deepEqual(lazyEx.calls, [], meanwhile);
+    await engine.reset();
+  }
 });
 
 /** Keeps the LoadedConfig type import honest when the config helper changes its face. */

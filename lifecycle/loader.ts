@@ -1,7 +1,8 @@
 /**
  * Builds an executor for every ENABLED entry of a parsed declaration with the three factories:
  * a module is bundled and started in its sandbox, a remote and a command are prepared (nothing
- * is contacted or run). Every failure becomes a {@linkcode Problem} naming the entry.
+ * is contacted or run). Every failure becomes a {@linkcode Problem} naming the entry, its text
+ * redacted of the declaration's secret values (`secrets.ts`).
  *
  * @module
  */
@@ -10,7 +11,8 @@ import { renderPath } from "./_declaration_check.ts";
 import type { Declaration, Entry } from "./declaration.ts";
 import type { Executor } from "./executor.ts";
 import type { RunnerEntry } from "./runner.ts";
-import { loadModuleHook } from "./module/mod.ts";
+import { redactor, secretsOf } from "./secrets.ts";
+import { DEFAULT_LOAD_TIMEOUT_MS, loadModuleHook } from "./module/mod.ts";
 import { createRemoteExecutor } from "./remote/mod.ts";
 import { createCommandExecutor } from "./command/mod.ts";
 
@@ -45,10 +47,16 @@ export async function loadExecutors(
   const settled = await Promise.allSettled(enabled.map((e) => loadOne(e, opts)));
   const problems: Problem[] = [];
   const entries: RunnerEntry[] = [];
+  // A hook that fails to load may say a value it was granted (a module's env grant); the
+  // problem is printed and recorded, so it is redacted like every error the engine writes.
+  const redact = redactor(secretsOf(decl, opts.env));
   settled.forEach((s, i) => {
     const entry = enabled[i];
     if (s.status === "fulfilled") entries.push({ entry, executor: s.value });
-    else problems.push(problemOf(decl, entry, s.reason));
+    else {
+      const raw = s.reason instanceof Error ? s.reason.message : String(s.reason);
+      problems.push(entryProblem(decl, entry, redact(raw)));
+    }
   });
   if (problems.length > 0) {
     await Promise.all(entries.map((e) => e.executor.close().catch(() => {})));
@@ -70,6 +78,8 @@ async function loadOne(e: Entry, opts: LoadExecutorsOptions): Promise<Executor> 
         on: e.on,
         isolation: e.isolation,
         maxMemoryMb: e.maxMemoryMb,
+        // a top level gets at least the default load budget, more when its calls may take longer
+        loadTimeoutMs: Math.max(e.timeoutSeconds * 1000, DEFAULT_LOAD_TIMEOUT_MS),
       });
     case "remote": {
       if (opts.strict && e.tokenEnv && !opts.env(e.tokenEnv)) {
@@ -103,13 +113,17 @@ async function loadOne(e: Entry, opts: LoadExecutorsOptions): Promise<Executor> 
   }
 }
 
-function problemOf(decl: Declaration, entry: Entry, err: unknown): Problem {
-  const raw = err instanceof Error ? err.message : String(err);
-  const named = raw.startsWith(`hook "${entry.name}"`) || raw.startsWith(`hook ${entry.name}`);
+/**
+ * A problem with one entry, located at `hooks[i]` (`file:line:col` when known); the message is
+ * prefixed with `hook "<name>": ` unless it already names the hook.
+ */
+export function entryProblem(decl: Declaration, entry: Entry, message: string): Problem {
+  const named = message.startsWith(`hook "${entry.name}"`) ||
+    message.startsWith(`hook ${entry.name}`);
   return {
     ...(decl.file !== undefined ? { file: decl.file } : {}),
     ...(entry.line !== undefined ? { line: entry.line, col: entry.col } : {}),
     path: renderPath(["hooks", entry.index]),
-    message: named ? raw : `hook "${entry.name}": ${raw}`,
+    message: named ? message : `hook "${entry.name}": ${message}`,
   };
 }

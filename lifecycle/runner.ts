@@ -19,7 +19,8 @@ import { timeoutMs } from "./declaration.ts";
 import type { Executor } from "./executor.ts";
 import type { PointName } from "./points.ts";
 import { callOne } from "./_runner_call.ts";
-import { LEAKED_NOTE, redactor, report } from "./_runner_events.ts";
+import { LEAKED_NOTE, report } from "./_runner_events.ts";
+import { redactor } from "./secrets.ts";
 
 /** A declared hook and its loaded executor. */
 export interface RunnerEntry {

@@ -222,6 +222,20 @@ Deno.test("known secret values never reach an event or a warning", async () => {
   assert.match(String(sink.ofType("hooks.failed")[0].error), /bad token \[redacted\]/);
 });
 
+Deno.test("a reason a hook answers with is redacted before it is posted", async () => {
+  const secret = "s3cr3t-granted-value";
+  const says = fakeExecutor(
+    "says",
+    () => ({ answer: { proceed: false, reason: `key ${secret}` } }),
+  );
+  const { runner, sink } = setup([{ entry: entryOf("says", { kind: "module" }), executor: says }], {
+    secrets: () => [secret],
+  });
+  const ctx = await runner.run("work_item_start", startCtx());
+  assert.equal(ctx.reason, "key [redacted]");
+  assert.ok(!JSON.stringify(sink.records).includes(secret));
+});
+
 Deno.test("anything unexpected inside run is caught and the context returned as it stands", async () => {
   const broken = fakeExecutor("broken", pass);
   broken.handles = () => {

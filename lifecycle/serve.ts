@@ -136,7 +136,10 @@ export interface ServeHooksOptions {
   signal?: AbortSignal;
   /** Called once listening (default: Deno's "Listening on …" line). */
   onListen?: (addr: Deno.NetAddr) => void;
-  /** Largest request body accepted, in bytes; default 1 MiB (larger → 413). */
+  /**
+   * Largest request body accepted, in bytes; default 1 MiB. Larger → 413, refused on its
+   * Content-Length or, for a body without one, as soon as the count passes the limit.
+   */
   maxBodyBytes?: number;
 }
 
@@ -189,8 +192,10 @@ export function serveHooks(
         headers: { "www-authenticate": "Bearer" },
       });
     }
-    const bytes = new Uint8Array(await req.arrayBuffer());
-    if (bytes.length > max) return new Response("request body too large\n", { status: 413 });
+    const bytes = await readBody(req, max);
+    if (!bytes) {
+      return new Response(`request body too large (over ${max} bytes)\n`, { status: 413 });
+    }
     const answer = await handleRequest(hooks, new TextDecoder().decode(bytes));
     if (answer === null) return new Response(null, { status: 204 });
     return new Response(answer, { headers: { "content-type": "application/json" } });
@@ -201,6 +206,40 @@ export function serveHooks(
     signal: opts.signal,
     onListen: opts.onListen,
   }, handler);
+}
+
+/**
+ * The request body, or `undefined` when it is larger than `max` bytes: refused on its
+ * Content-Length before a byte is read, else counted while reading and the stream cancelled at
+ * the limit (a chunked body declares no length), so an oversized body is never buffered.
+ */
+async function readBody(req: Request, max: number): Promise<Uint8Array | undefined> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (declared > max) {
+    await req.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 /** `Authorization: Bearer <token>` matches, compared in time independent of where they differ. */

@@ -248,6 +248,11 @@ Deno.test("hooks test: a hook that throws or times out exits 1", async () => {
     /^hook boom \(module\) at session_spawn: failed in \d+(?:\.\d+)? ms\nchanged: nothing\n/,
   );
   assert.match(boom.stderr, /hooks test: hook boom failed at session_spawn: .*kaboom in the hook/);
+  // The closing error is one line: the stack stays in the warning above and in hooks.failed.
+  assert.match(
+    boom.stderr.trimEnd().split("\n").at(-1) ?? "",
+    /^the-loop: hooks test: hook boom failed at session_spawn: .*kaboom in the hook$/,
+  );
 
   const slow = await cli(
     [

@@ -1,7 +1,7 @@
 /**
  * The hook engine end to end: a real cli-config.yaml read by the real config loader, a real
  * command hook, a real module hook in its worker and a real remote on loopback, chained by the
- * process-wide seam.
+ * process-wide seam; then real hooks failing every way they can, each failure its own.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import { loadConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "../lifecycle/engine.ts";
 import { makeContext } from "../lifecycle/contract.ts";
+import { type Configured, configured, moduleHook, startCtx } from "./_lifecycle_util.ts";
 
 const TOKEN = "tl-test-bearer-4f1e9a7c";
 const HEADER = "platform-header-value-77";
@@ -110,7 +111,8 @@ Deno.test("real command, module and remote hooks chain through the seam; failure
     ]);
     assert.equal(ran[0].exit_code, 0);
     assert.ok(ran.every((r) => r.work_item === "github:acme/app#42"));
-    // The module saw the command's answer (chaining), with its `with:` options.
+    // The required remote failed last, so its failure is the reason (the chaining of the
+    // command's answer into the module's is the next test's).
     assert.match(ctx.reason, /^required hook compliance failed: /);
     assert.deepEqual(
       sink.ofType("hooks.decided").map((r) => [r.hook, r.changed]),
@@ -128,6 +130,8 @@ Deno.test("real command, module and remote hooks chain through the seam; failure
   } finally {
     await engine.reset();
     await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(cwd, { recursive: true });
   }
 });
 
@@ -160,5 +164,134 @@ Deno.test("the module hook's answer is chained onto the command hook's", async (
   } finally {
     await engine.reset();
     await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// --- Real failures: every one stays the failing hook's own; the chain always finishes. ---
+
+const LAST = `#!/bin/sh
+cat >/dev/null
+printf '{"reason": "last ran"}\\n'
+`;
+
+Deno.test("real module hooks that throw, hang, answer a fact or a wrong type fail alone; the chain finishes", async () => {
+  const yaml = `hooks:
+  - name: thrower
+    path: hooks/thrower.ts
+  - name: hanger
+    path: hooks/hanger.ts
+    timeoutSeconds: 0.5
+  - name: facter
+    path: hooks/facter.ts
+  - name: wrongtype
+    path: hooks/wrongtype.ts
+  - name: last
+    command: ["./hooks/last.sh"]
+`;
+  const h = await configured(yaml, {
+    "hooks/thrower.ts": moduleHook(`throw new Error("roster service down");`),
+    "hooks/hanger.ts": moduleHook(`await new Promise(() => {});`),
+    "hooks/facter.ts": moduleHook(`return { actor: "eve" } as never;`),
+    "hooks/wrongtype.ts": moduleHook(`return { proceed: "yes" } as never;`),
+    "hooks/last.sh": LAST,
+  }, { strict: true });
+  try {
+    const ctx = await engine.run("work_item_start", startCtx());
+    assert.equal(ctx.reason, "last ran", "the hook after the failures still ran");
+    assert.equal(ctx.proceed, true);
+    assert.equal(ctx.actor, "mallory", "a fact is never changed");
+    const ran = h.sink.ofType("hooks.ran");
+    assert.deepEqual(ran.map((r) => [r.hook, r.kind, r.disposition]), [
+      ["thrower", "module", "failed"],
+      ["hanger", "module", "timed_out"],
+      ["facter", "module", "failed"],
+      ["wrongtype", "module", "failed"],
+      ["last", "command", "decided"],
+    ]);
+    const failed = new Map(h.sink.ofType("hooks.failed").map((r) => [r.hook, String(r.error)]));
+    assert.match(failed.get("thrower") ?? "", /roster service down/);
+    assert.match(failed.get("hanger") ?? "", /500 ms/);
+    assert.match(failed.get("facter") ?? "", /"actor" is a fact, not a decision/);
+    assert.match(failed.get("wrongtype") ?? "", /decision "proceed"/);
+    const [timedOut] = h.sink.ofType("hooks.timed_out");
+    assert.deepEqual([timedOut.hook, timedOut.timeout_ms], ["hanger", 500]);
+    assert.equal(h.warnings.filter((w) => /its answer is ignored/.test(w)).length, 4);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("a module hook that fails to import: non-strict records hooks.load_failed and runs hookless", async () => {
+  const yaml = `hooks:
+  - name: good
+    path: hooks/good.ts
+  - name: broken
+    path: hooks/broken.ts
+`;
+  const h = await configured(yaml, {
+    "hooks/good.ts": moduleHook(`return { reason: "good ran" };`),
+    "hooks/broken.ts": `import { nothing } from "./missing.ts";\nexport const x = nothing;\n`,
+  }, { strict: false });
+  try {
+    const [failed] = h.sink.ofType("hooks.load_failed");
+    assert.equal(failed.strict, false);
+    assert.match(String(failed.error), /cli-config\.yaml:4:\d+: hooks\[1\]: hook "broken": /);
+    assert.match(String(failed.error), /missing\.ts/);
+    assert.deepEqual(h.sink.ofType("hooks.loaded"), []);
+    assert.match(h.warnings[0], /running without hooks: .*hook "broken"/s);
+    // Per ADR 0004 a one-shot command that cannot load its hooks runs without any of them.
+    const ctx = await engine.run("work_item_start", startCtx());
+    assert.deepEqual([ctx.proceed, ctx.reason], [true, ""]);
+    assert.deepEqual(h.sink.ofType("hooks.ran"), []);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("real remotes that are unreachable, answer garbage or a wrong id fail alone; the chain finishes", async () => {
+  const garbage = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("<html>oops</html>"),
+  );
+  const wrongId = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.text();
+    return Response.json({ jsonrpc: "2.0", id: 999, result: { reason: "not for you" } });
+  });
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const yaml = `hooks:
+  - name: unreachable
+    url: http://127.0.0.1:${closedPort}/rpc
+  - name: garbage
+    url: http://127.0.0.1:${garbage.addr.port}/rpc
+  - name: wrong-id
+    url: http://127.0.0.1:${wrongId.addr.port}/rpc
+  - name: last
+    command: ["./hooks/last.sh"]
+`;
+  let h: Configured | undefined;
+  try {
+    h = await configured(yaml, { "hooks/last.sh": LAST }, { strict: true });
+    const ctx = await engine.run("work_item_start", startCtx());
+    assert.equal(ctx.reason, "last ran");
+    assert.deepEqual(h.sink.ofType("hooks.ran").map((r) => [r.hook, r.disposition]), [
+      ["unreachable", "failed"],
+      ["garbage", "failed"],
+      ["wrong-id", "failed"],
+      ["last", "decided"],
+    ]);
+    const failed = new Map(h.sink.ofType("hooks.failed").map((r) => [r.hook, String(r.error)]));
+    assert.match(failed.get("unreachable") ?? "", /could not reach the endpoint/);
+    assert.match(failed.get("garbage") ?? "", /not JSON/);
+    assert.match(
+      failed.get("wrong-id") ?? "",
+      /answers a different request \(id 999, expected 1\)/,
+    );
+  } finally {
+    await h?.cleanup();
+    await garbage.shutdown();
+    await wrongId.shutdown();
   }
 });

@@ -11,7 +11,7 @@
 import type { Problem } from "../../errors.ts";
 import { type Declaration, type Entry, timeoutMs } from "../../lifecycle/declaration.ts";
 import type { Executor } from "../../lifecycle/executor.ts";
-import { loadExecutors } from "../../lifecycle/loader.ts";
+import { entryProblem, loadExecutors } from "../../lifecycle/loader.ts";
 import { stopBundler } from "../../lifecycle/module/mod.ts";
 import type { RemoteExecutor } from "../../lifecycle/remote/mod.ts";
 import { POINT_NAMES } from "../../lifecycle/points.ts";
@@ -43,16 +43,6 @@ export async function preflight(decl: Declaration, opts: PreflightOptions): Prom
   } finally {
     await stopBundler();
   }
-}
-
-function problem(decl: Declaration, e: Entry, message: string): Problem {
-  const named = message.startsWith(`hook "${e.name}"`) || message.startsWith(`hook ${e.name}`);
-  return {
-    ...(decl.file !== undefined ? { file: decl.file } : {}),
-    ...(e.line !== undefined ? { line: e.line, col: e.col } : {}),
-    path: `hooks[${e.index}]`,
-    message: named ? message : `hook "${e.name}": ${message}`,
-  };
 }
 
 async function checkOne(decl: Declaration, e: Entry, opts: PreflightOptions): Promise<HookReport> {
@@ -93,7 +83,7 @@ async function checkLoaded(
     report.checked.push(`loaded in its ${e.isolation} sandbox`);
     if (report.points.length === 0) {
       report.problems.push(
-        problem(
+        entryProblem(
           decl,
           e,
           "implements no lifecycle point, so it would never be called; " +
@@ -111,7 +101,7 @@ async function checkLoaded(
         report.checked.push(`/health answered ${h.status} in ${Math.round(h.elapsedMs)} ms`);
       } catch (err) {
         const msg = err instanceof Error ? err.message : String(err);
-        report.problems.push(problem(decl, e, msg)); // it says the url and what /health did
+        report.problems.push(entryProblem(decl, e, msg)); // it says the url and what /health did
       }
     }
   }

@@ -16,6 +16,7 @@ import { loadExecutors } from "../../lifecycle/loader.ts";
 import { stopBundler } from "../../lifecycle/module/mod.ts";
 import { POINT_NAMES, type PointName } from "../../lifecycle/points.ts";
 import { Runner } from "../../lifecycle/runner.ts";
+import { secretsOf } from "../../lifecycle/secrets.ts";
 
 /** Options for {@linkcode runOne}. */
 export interface RunOneOptions {
@@ -39,18 +40,6 @@ export interface RunOneResult {
   ran: EventRecord;
   /** Every record the call left (hooks.failed, hooks.decided, … and hooks.ran). */
   events: EventRecord[];
-}
-
-/** The secret values of one entry: its token, header values and passed-through variables. */
-function secretsOf(e: Entry, env: RunOneOptions["env"]): () => string[] {
-  return () => {
-    const out = e.kind === "remote"
-      ? [e.tokenEnv ? env(e.tokenEnv) ?? "" : "", ...Object.values(e.headers)]
-      : e.kind === "command"
-      ? e.env.map((n) => env(n) ?? "")
-      : [];
-    return out.filter((s) => s.length > 0);
-  };
 }
 
 /** Loads, runs and closes the hook. Throws when it cannot be loaded or is not called at `point`. */
@@ -81,7 +70,7 @@ export async function runOne(opts: RunOneOptions): Promise<RunOneResult> {
       entries: loaded.entries,
       sink,
       warn: opts.warn,
-      secrets: secretsOf(entry, opts.env),
+      secrets: secretsOf(one, opts.env),
     });
     const exec = loaded.executors[0];
     if (!exec.handles(point)) {

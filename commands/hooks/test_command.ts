@@ -83,7 +83,10 @@ async function testHook(ctx: CliContext, name: string, flags: TestFlags): Promis
     printText(ctx, result, { name, kind: entry.kind, point, expect, mismatches });
   }
   if (failed) {
-    const error = result.events.find((r) => r.event === "hooks.failed")?.error;
+    // Its first line only: the whole error (a stack, perhaps) is in the report printed above
+    // and in the hooks.failed event.
+    const error = String(result.events.find((r) => r.event === "hooks.failed")?.error ?? "")
+      .split("\n")[0].trim();
     throw new Error(
       `hooks test: hook ${name} ${
         disposition === "timed_out" ? "timed out" : "failed"

@@ -17,6 +17,11 @@ async function runningPid(file: string): Promise<number> {
 await fixturesExecutable();
 
 const PARAMS = { work_item: "issue-1" };
+/**
+ * The budget of the timeout tests: long enough for the fixture to fork its grandchild and write
+ * the pid file first even on a loaded machine (the test reads that file after the kill).
+ */
+const TIMEOUT_MS = 2000;
 
 Deno.test("command: stdout and stderr are capped; a truncated stdout is a failure saying so", async () => {
   const ex = fixture("big.sh", ["300000"], { maxOutputBytes: 1000 });
@@ -48,15 +53,20 @@ Deno.test("command: a timeout kills the whole group, grandchild included", async
     const pidFile = `${dir}/pid`;
     const started = performance.now();
     await assert.rejects(
-      fixture("grandchild_wait.sh", [pidFile]).call("work_item_start", PARAMS, { timeoutMs: 300 }),
+      fixture("grandchild_wait.sh", [pidFile]).call("work_item_start", PARAMS, {
+        timeoutMs: TIMEOUT_MS,
+      }),
       (e: unknown) => {
         assert.ok(e instanceof CommandHookTimeout && e instanceof HookTimeout);
-        assert.match(e.message, /no result within 300 ms; its process group was killed\.$/);
+        assert.match(e.message, /no result within 2000 ms; its process group was killed\.$/);
         assert.equal(e.telemetry.exit_code, undefined);
         return true;
       },
     );
-    assert.ok(performance.now() - started < 5000, "the call ended promptly after the timeout");
+    assert.ok(
+      performance.now() - started < TIMEOUT_MS + 5000,
+      "the call ended promptly after the timeout",
+    );
     const grandchild = await readPid(pidFile);
     assert.ok(await diesWithin(grandchild, 5000), `grandchild ${grandchild} survived`);
   } finally {
@@ -70,7 +80,9 @@ Deno.test("command: a leader that exits while a grandchild holds stdout is bound
     const pidFile = `${dir}/pid`;
     const started = performance.now();
     await assert.rejects(
-      fixture("grandchild_exit.sh", [pidFile]).call("work_item_start", PARAMS, { timeoutMs: 300 }),
+      fixture("grandchild_exit.sh", [pidFile]).call("work_item_start", PARAMS, {
+        timeoutMs: TIMEOUT_MS,
+      }),
       (e: unknown) => {
         assert.ok(e instanceof CommandHookTimeout);
         assert.match(e.message, /exited \(code 0\) but a background process kept its stdout/);
@@ -79,7 +91,10 @@ Deno.test("command: a leader that exits while a grandchild holds stdout is bound
         return true;
       },
     );
-    assert.ok(performance.now() - started < 5000, "the call ended promptly after the timeout");
+    assert.ok(
+      performance.now() - started < TIMEOUT_MS + 5000,
+      "the call ended promptly after the timeout",
+    );
     const grandchild = await readPid(pidFile);
     assert.ok(await diesWithin(grandchild, 5000), `grandchild ${grandchild} survived`);
   } finally {

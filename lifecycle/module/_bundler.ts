@@ -1,7 +1,8 @@
 /**
  * Bundles a hook's `.ts` file and its relative imports, in memory, with esbuild-wasm, behind
- * the worker runtime. Only relative files and the SDK resolve; every other import is refused
- * with `file:line:col`. Results are cached per file (invalidated when any bundled file's mtime
+ * the worker runtime. Only the SDK and relative files inside the hook's own directory resolve
+ * (symlinks followed); every other import, and any `import()` of a computed specifier, is
+ * refused with `file:line:col`. Results are cached per file (invalidated when any bundled file's mtime
  * changes).
  *
  * @module
@@ -11,7 +12,17 @@ import wasm from "./_esbuild_wasm.js";
 import { dirname, isAbsolute } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { HookLoadError } from "./_errors.ts";
-import { inSdkDir, loaderFor, refusalReason, resolveSpecifier, sdkSource } from "./_resolve.ts";
+import { computedImports } from "./_import_scan.ts";
+import {
+  confine,
+  hookRoot,
+  IMPORTABLE,
+  inSdkDir,
+  loaderFor,
+  refusalReason,
+  resolveSpecifier,
+  sdkSource,
+} from "./_resolve.ts";
 import { RUNTIME_SOURCES } from "./_runtime_sources.ts";
 
 const RUNTIME_DIR = dirname(fromFileUrl(import.meta.url));
@@ -27,6 +38,13 @@ export interface HookBundle {
   code: string;
   /** Every file read from disk for it (the hook and its relative imports). */
   files: string[];
+}
+
+/** The embedded text of a worker-runtime file, by absolute path. */
+function runtimeSource(path: string): string | undefined {
+  if (dirname(path) !== RUNTIME_DIR) return undefined;
+  const name = path.slice(RUNTIME_DIR.length + 1);
+  return Object.hasOwn(RUNTIME_SOURCES, name) ? RUNTIME_SOURCES[name] : undefined;
 }
 
 let ready: Promise<void> | undefined;
@@ -63,7 +81,22 @@ function mtimes(files: string[]): number[] | undefined {
   }
 }
 
+const COMPUTED_IMPORT = "import() with a computed specifier refused: the-loop cannot check " +
+  "what it would load; import the file by a literal relative path (a method named import " +
+  "reads the same to this check: rename it)";
+
+/** The scan of a hook file for computed `import()`s, as esbuild errors at their location. */
+function scanErrors(path: string, contents: string, loader: string): esbuild.PartialMessage[] {
+  if (loader === "json") return [];
+  const lines = contents.split("\n");
+  return computedImports(contents).map(({ line, column }) => ({
+    text: COMPUTED_IMPORT,
+    location: { file: path, line, column, length: 6, lineText: lines[line - 1] },
+  }));
+}
+
 function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
+  const root = hookRoot(hookPath);
   return {
     name: "the-loop-hook-resolver",
     setup(build) {
@@ -71,24 +104,28 @@ function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
         if (args.importer === ENTRY_NAME || args.importer === "<stdin>") {
           return { path: args.path === HOOK ? hookPath : RUNTIME_ENTRY, namespace: "file" };
         }
+        const refuse = (why: string) => ({
+          errors: [{ text: `import "${args.path}" refused: ${why}` }],
+        });
         const why = refusalReason(args.path);
-        if (why) return { errors: [{ text: `import "${args.path}" refused: ${why}` }] };
+        if (why) return refuse(why);
         const path = resolveSpecifier(args.path, args.importer);
-        return { path, namespace: "file", pluginData: { fromSdk: inSdkDir(args.importer) } };
+        const fromSdk = inSdkDir(args.importer);
+        const fromRuntime = dirname(args.importer) === RUNTIME_DIR &&
+          runtimeSource(path) !== undefined;
+        if (fromSdk || fromRuntime || sdkSource(path) !== undefined) {
+          return { path, namespace: "file", pluginData: { fromSdk } };
+        }
+        if (!loaderFor(path)) return refuse(`only ${IMPORTABLE} files can be imported`);
+        const where = confine(path, root);
+        if ("refused" in where) return refuse(where.refused);
+        return { path, namespace: "file", pluginData: { real: where.real } };
       });
       build.onLoad({ filter: /.*/ }, async (args) => {
-        const embedded = sdkSource(args.path) ??
-          (dirname(args.path) === RUNTIME_DIR
-            ? RUNTIME_SOURCES[args.path.slice(RUNTIME_DIR.length + 1)]
-            : undefined);
+        const embedded = sdkSource(args.path) ?? runtimeSource(args.path);
         const loader = loaderFor(args.path);
         if (!loader) {
-          return {
-            errors: [{
-              text:
-                `cannot import ${args.path}: only .ts, .tsx, .js, .jsx, .mjs and .json files can be imported`,
-            }],
-          };
+          return { errors: [{ text: `cannot load ${args.path}: only ${IMPORTABLE} files` }] };
         }
         if (embedded !== undefined) return { contents: embedded, loader };
         if (args.pluginData?.fromSdk) {
@@ -98,13 +135,15 @@ function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
             }],
           };
         }
+        let contents: string;
         try {
-          const contents = await Deno.readTextFile(args.path);
-          files.add(args.path);
-          return { contents, loader };
+          contents = await Deno.readTextFile(args.pluginData?.real ?? args.path);
         } catch (err) {
           return { errors: [{ text: `cannot read ${args.path}: ${(err as Error).message}` }] };
         }
+        files.add(args.path);
+        const errors = scanErrors(args.path, contents, loader);
+        return errors.length ? { errors } : { contents, loader };
       });
     },
   };
@@ -147,6 +186,8 @@ export async function bundleHook(path: string): Promise<HookBundle> {
       format: "esm",
       platform: "neutral",
       target: "esnext",
+      // no import() survives bundling: a computed one the scan missed becomes a throwing call
+      supported: { "dynamic-import": false },
       sourcemap: "inline",
       sourceRoot: "file:///",
       sourcesContent: false,

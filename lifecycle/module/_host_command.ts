@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 export interface HookHostCommand {
   command: string;
   args: string[];
-  /** Variables to add to the inherited environment. */
+  /** Variables to add to the child's environment (see {@linkcode hookHostEnv}). */
   env: Record<string, string>;
 }
 
@@ -62,4 +62,50 @@ export function hookHostCommand(opts: HookHostCommandOptions): HookHostCommand {
     args: [...flags, `--v8-flags=${cap}`, mainPath, "__hook-host"],
     env: {},
   };
+}
+
+/** What a hook-host child needs (upper-cased): deno's cache, temp files, proxies, CA files. */
+const BASE_ENV = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "XDG_CACHE_HOME",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  // Windows
+  "SYSTEMROOT",
+  "USERPROFILE",
+  "LOCALAPPDATA",
+  "APPDATA",
+  "TEMP",
+  "TMP",
+];
+
+/** Options for {@linkcode hookHostEnv}. */
+export interface HookHostEnvOptions {
+  /** The hook's `env` grant: the names it may read, or `true`/`"inherit"` for all. */
+  grant: boolean | string[] | "inherit" | undefined;
+  /** The environment to pick from; default this process's. */
+  env?: Record<string, string>;
+}
+
+/**
+ * The environment a hook-host child starts with (`clearEnv`): what deno needs to run from its
+ * cache (`PATH`, `HOME`, `XDG_CACHE_HOME`, `DENO_*` but `DENO_AUTH_TOKENS`, temp dirs, proxies, CA
+ * files)
+ * plus the names the hook is granted — never the-loop's tokens or other secrets, which a child
+ * would otherwise carry in its process image. `undefined` (inherit everything) when the hook
+ * is granted the whole environment.
+ */
+export function hookHostEnv(opts: HookHostEnvOptions): Record<string, string> | undefined {
+  if (opts.grant === true || opts.grant === "inherit") return undefined;
+  const env = opts.env ?? Deno.env.toObject();
+  const granted = Array.isArray(opts.grant) ? opts.grant : [];
+  const keep = (name: string) =>
+    BASE_ENV.includes(name.toUpperCase()) || granted.includes(name) ||
+    (name.startsWith("DENO_") && name !== "DENO_AUTH_TOKENS");
+  return Object.fromEntries(Object.entries(env).filter(([name]) => keep(name)));
 }

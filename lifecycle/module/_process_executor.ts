@@ -1,7 +1,9 @@
 /**
- * Runs a bundled hook in a child the-loop process (`__hook-host` mode) with a heap cap. A
- * timed-out call SIGKILLs the child; a child that dies (out of memory, killed) is replaced by
- * a fresh one at the next call. The daemon and its other hooks are unaffected.
+ * Runs a bundled hook in a child the-loop process (`__hook-host` mode) with a heap cap and a
+ * minimal environment. A timed-out call SIGKILLs the child; a child that dies (out of memory,
+ * killed) is replaced by a fresh one at the next call. The daemon and its other hooks are
+ * unaffected. Each child gets a random nonce in its first stdin line; a stdout line without it
+ * is not a reply, whatever it looks like.
  *
  * @module
  */
@@ -13,7 +15,8 @@ import {
   HookTimeout,
 } from "../executor.ts";
 import type { PointName } from "../points.ts";
-import { hookHostCommand } from "./_host_command.ts";
+import { HookLoadError } from "./_errors.ts";
+import { hookHostCommand, hookHostEnv } from "./_host_command.ts";
 import { MEMORY_EXIT_CODE } from "./hook_host.ts";
 import type { WorkerHookOptions } from "./_worker_executor.ts";
 
@@ -25,6 +28,7 @@ export interface ProcessHookOptions extends WorkerHookOptions {
 
 interface Reply {
   hh: 1;
+  nonce: string;
   type: "loaded" | "load_failed" | "result";
   id?: number;
   ok?: boolean;
@@ -38,6 +42,10 @@ interface Child {
   writer: WritableStreamDefaultWriter<Uint8Array>;
   pending: Map<number, (r: Reply | Error) => void>;
   loaded: Promise<string[]>;
+  /** Tags this child's replies (sent on its stdin, never in its environment or argv). */
+  nonce: string;
+  /** The stdout reader; settles when stdout closes. */
+  reading?: Promise<void>;
   /** Why it ended, once it has. */
   ended?: string;
 }
@@ -64,12 +72,30 @@ export class ProcessHook implements Executor {
     return this.#child?.ended ? undefined : this.#child?.proc.pid;
   }
 
-  /** Starts a child (unless one runs) and resolves with the points the hook handles. */
-  async start(): Promise<string[]> {
+  /**
+   * Starts a child (unless one runs) and resolves with the points the hook handles. With
+   * `timeoutMs`, a child whose hook has not loaded by then is killed and this rejects with
+   * {@linkcode HookLoadError}.
+   */
+  async start(timeoutMs?: number): Promise<string[]> {
     const child = this.#child && !this.#child.ended ? this.#child : this.#spawn();
-    const handles = await child.loaded;
-    this.#handled = new Set(handles);
-    return handles;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"timeout">((r) => {
+      if (timeoutMs !== undefined) timer = setTimeout(() => r("timeout"), timeoutMs);
+    });
+    try {
+      const handles = await Promise.race([child.loaded, expired]);
+      if (handles === "timeout") {
+        await this.#stop(child);
+        throw new HookLoadError(
+          `its top level did not finish within ${timeoutMs} ms; its process was killed`,
+        );
+      }
+      this.#handled = new Set(handles);
+      return handles;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   handles(point: PointName): boolean {
@@ -78,9 +104,11 @@ export class ProcessHook implements Executor {
 
   #spawn(): Child {
     const cmd = hookHostCommand({ maxMemoryMb: this.#opts.maxMemoryMb });
+    const env = hookHostEnv({ grant: this.#opts.permissions.env });
     const proc = new Deno.Command(cmd.command, {
       args: cmd.args,
-      env: cmd.env,
+      clearEnv: env !== undefined,
+      env: { ...env, ...cmd.env },
       stdin: "piped",
       stdout: "piped",
       stderr: "inherit",
@@ -99,9 +127,10 @@ export class ProcessHook implements Executor {
       writer: proc.stdin.getWriter(),
       pending: new Map([[0, onLoad]]),
       loaded,
+      nonce: crypto.randomUUID(),
     };
     this.#child = child;
-    void this.#read(child);
+    child.reading = this.#read(child);
     proc.status.then((s) => {
       child.ended = s.code === MEMORY_EXIT_CODE
         ? `passed its memory cap (${this.#opts.maxMemoryMb} MiB)`
@@ -109,6 +138,7 @@ export class ProcessHook implements Executor {
         ? "was killed"
         : `exited (${s.signal ? `signal ${s.signal}` : `code ${s.code}`}; ` +
           `out of memory? its heap cap is ${this.#opts.maxMemoryMb} MiB)`;
+      void child.writer.close().catch(() => {});
       const err = new HookFailure(`hook "${this.name}": its process ${child.ended}`);
       for (const settle of child.pending.values()) settle(err);
       child.pending.clear();
@@ -116,6 +146,7 @@ export class ProcessHook implements Executor {
     const { name, code, permissions, exportName, options, configDir, maxMemoryMb } = this.#opts;
     this.#write(child, {
       type: "load",
+      nonce: child.nonce,
       name,
       code,
       permissions,
@@ -140,7 +171,7 @@ export class ProcessHook implements Executor {
           try {
             reply = JSON.parse(line);
           } catch { /* not the protocol */ }
-          if (reply?.hh !== 1) {
+          if (reply?.hh !== 1 || reply.nonce !== child.nonce) {
             if (line.trim()) console.error(`hook "${this.name}": ${line}`);
             continue;
           }
@@ -157,10 +188,14 @@ export class ProcessHook implements Executor {
     child.writer.write(encoder.encode(JSON.stringify(msg) + "\n")).catch(() => {});
   }
 
-  #kill(child: Child): void {
+  /** SIGKILLs `child` and waits until it is gone and its pipes are closed. */
+  async #stop(child: Child): Promise<void> {
     try {
       child.proc.kill("SIGKILL");
     } catch { /* already gone */ }
+    await child.proc.status;
+    await child.writer.close().catch(() => {});
+    await child.reading;
   }
 
   async call(
@@ -187,8 +222,7 @@ export class ProcessHook implements Executor {
       return { answer: reply.answer ?? null };
     } catch (err) {
       if (err === "timeout") {
-        this.#kill(child);
-        await child.proc.status;
+        await this.#stop(child);
         throw new HookTimeout(
           `hook "${this.name}" timed out after ${opts.timeoutMs} ms at ${point}; its process was killed`,
         );
@@ -203,18 +237,18 @@ export class ProcessHook implements Executor {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const child = this.#child;
-    if (!child || child.ended) return;
-    this.#kill(child);
-    await child.proc.status;
+    if (this.#child) await this.#stop(this.#child);
   }
 }
 
-/** Starts the hook's child process and waits for it to load the hook. */
+/**
+ * Starts the hook's child process and waits (at most `opts.loadTimeoutMs`, when given) for it
+ * to load the hook.
+ */
 export async function startProcessHook(opts: ProcessHookOptions): Promise<ProcessHook> {
   const hook = new ProcessHook(opts);
   try {
-    await hook.start();
+    await hook.start(opts.loadTimeoutMs);
   } catch (err) {
     await hook.close();
     throw err;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, extname, resolve } from "node:path";
+import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { SDK_ENTRY, SDK_SOURCES } from "../_sdk_sources.ts";
 
@@ -71,7 +71,53 @@ const LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx" | "json"> = {
   ".json": "json",
 };
 
+/** The extensions a hook may import, as a message lists them. */
+export const IMPORTABLE = Object.keys(LOADERS).join(", ");
+
 /** The esbuild loader for a hook file, or `undefined` for an extension hooks cannot import. */
 export function loaderFor(path: string): "ts" | "tsx" | "js" | "jsx" | "json" | undefined {
   return LOADERS[extname(path).toLowerCase()];
+}
+
+/** The directory tree a hook's relative imports must stay in: as written and as resolved. */
+export interface HookRoot {
+  /** The hook file's directory, as declared. */
+  dir: string;
+  /** The same with symlinks resolved. */
+  real: string;
+}
+
+/** The root for the hook at absolute `path` (its directory; realpath when it exists). */
+export function hookRoot(path: string): HookRoot {
+  const dir = dirname(path);
+  let real = dir;
+  try {
+    real = Deno.realPathSync(dir);
+  } catch { /* missing: the bundler reports the hook file itself */ }
+  return { dir, real };
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * Where the file at `path` (a resolved relative import) really is, or why a hook rooted at
+ * `root` may not import it: outside the hook's directory, as written or through a symlink.
+ * A missing file resolves to itself (reading it reports the error).
+ */
+export function confine(path: string, root: HookRoot): { real: string } | { refused: string } {
+  const rule = `a hook may import only files in its own directory (${root.dir}) and below`;
+  if (!inside(path, root.dir)) return { refused: `it resolves to ${path}; ${rule}` };
+  let real: string;
+  try {
+    real = Deno.realPathSync(path);
+  } catch {
+    return { real: path };
+  }
+  if (!inside(real, root.real)) {
+    return { refused: `it resolves through a symlink to ${real}; ${rule}` };
+  }
+  return { real };
 }

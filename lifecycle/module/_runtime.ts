@@ -11,6 +11,7 @@
  * @module
  */
 import { guardWorker } from "./_runtime_guards.ts";
+import { lockDownCode } from "./_runtime_codegen.ts";
 import { checkAnswer } from "./_runtime_answer.ts";
 
 type Msg =
@@ -112,6 +113,7 @@ function handledPoints(hook: Hook, points: string[]): string[] {
 /** Installs the guards, then serves the host's messages for the hook `loadHook` imports. */
 export function start(loadHook: () => Promise<Hook>): void {
   guardWorker();
+  lockDownCode(globalThis as unknown as Record<string, unknown>);
   let hook: Hook | undefined;
   scope.addEventListener("unhandledrejection", (e) => {
     e.preventDefault();

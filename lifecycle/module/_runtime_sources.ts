@@ -5,6 +5,7 @@
  * @module
  */
 import answer from "./_runtime_answer.ts" with { type: "text" };
+import codegen from "./_runtime_codegen.ts" with { type: "text" };
 import guards from "./_runtime_guards.ts" with { type: "text" };
 import runtime from "./_runtime.ts" with { type: "text" };
 
@@ -13,4 +14,5 @@ export const RUNTIME_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   "_runtime.ts": runtime,
   "_runtime_guards.ts": guards,
   "_runtime_answer.ts": answer,
+  "_runtime_codegen.ts": codegen,
 });

@@ -25,5 +25,20 @@ export function loadFixture(
   });
 }
 
-/** A test that starts workers/esbuild: their ops outlive a single test by design. */
-export const relaxed = { sanitizeOps: false, sanitizeResources: false };
+// Every test here runs with Deno's op and resource sanitizers on: executors close their
+// workers, children and pipes. The scenarios that leak a thread for good (a busy loop in a
+// worker, a hook signalling its own process) run in a process of their own instead
+// (testdata/*_scenario.ts), so they cannot pin a CPU of, or kill, the test runner.
+
+/** `promise`, or a rejection once `ms` have passed: keeps a regression from hanging the run. */
+export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * Runs a bundled hook in a dedicated, permission-sandboxed Web Worker kept for the
  * executor's life. A timed-out call terminates the worker and starts a fresh one from the
- * same bundle, so later calls work.
+ * same bundle, so later calls work — unless the worker could not be stopped (a busy loop):
+ * then the hook is disabled instead, so a spinning hook leaks one thread, not one per call.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import {
   HookTimeout,
 } from "../executor.ts";
 import { POINT_NAMES, type PointName } from "../points.ts";
+import { HookLoadError } from "./_errors.ts";
 import { describeWorkerError, type WorkerReply } from "./_worker_messages.ts";
 
 /** How long a timed-out worker has to answer a ping before it counts as leaked. */
@@ -32,6 +34,8 @@ export interface WorkerHookOptions {
   options?: Record<string, unknown>;
   /** The config file's directory, handed to the hook (`this.configDir`) to resolve its paths. */
   configDir?: string;
+  /** How long the hook's top level may take to load; no limit when absent. */
+  loadTimeoutMs?: number;
 }
 
 interface Live {
@@ -50,6 +54,8 @@ export class WorkerHook implements Executor {
   #handled = new Set<string>();
   #nextId = 1;
   #closed = false;
+  /** Set once a timed-out worker could not be stopped: why every later call fails. */
+  #disabled?: string;
 
   constructor(opts: WorkerHookOptions) {
     this.name = opts.name;
@@ -58,9 +64,33 @@ export class WorkerHook implements Executor {
     this.#spawn();
   }
 
-  /** Resolves with the points the hook handles once the worker has loaded it. */
-  loaded(): Promise<string[]> {
-    return this.#ready.then((h) => (this.#handled = new Set(h), h));
+  /**
+   * Resolves with the points the hook handles once the worker has loaded it. With
+   * `timeoutMs`, rejects with {@linkcode HookLoadError} when the hook's top level has not
+   * finished by then (the caller closes the hook).
+   */
+  async loaded(timeoutMs?: number): Promise<string[]> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"timeout">((r) => {
+      if (timeoutMs !== undefined) timer = setTimeout(() => r("timeout"), timeoutMs);
+    });
+    try {
+      const handles = await Promise.race([this.#ready, expired]);
+      if (handles === "timeout") {
+        const stuck = !(await this.#answersPing(this.#live));
+        throw new HookLoadError(
+          `its top level did not finish within ${timeoutMs} ms` +
+            (stuck
+              ? "; its worker is busy-looping and cannot be stopped, so its thread may be " +
+                "leaked (holding a CPU) until the-loop exits"
+              : ""),
+        );
+      }
+      this.#handled = new Set(handles);
+      return handles;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   handles(point: PointName): boolean {
@@ -126,17 +156,37 @@ export class WorkerHook implements Executor {
     if (!this.#closed) this.#spawn();
   }
 
-  async #timedOut(live: Live, point: string, timeoutMs: number): Promise<HookTimeout> {
+  /** Does the worker answer a ping within {@linkcode PING_MS}? (A busy loop never does.) */
+  async #answersPing(live: Live): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const pong = this.#send(live, { type: "ping" }).then(() => true, () => false);
-    const alive = await Promise.race([
-      pong,
-      new Promise<false>((r) => setTimeout(() => r(false), PING_MS)),
-    ]);
-    if (this.#live === live) this.#restart();
-    const leaked = !alive;
+    try {
+      return await Promise.race([
+        pong,
+        new Promise<false>((r) => timer = setTimeout(() => r(false), PING_MS)),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #timedOut(live: Live, point: string, timeoutMs: number): Promise<HookTimeout> {
+    const leaked = !(await this.#answersPing(live));
+    if (leaked && !this.#disabled) {
+      // Replacing it would start another thread for the next call to pin: stop here.
+      this.#disabled = `hook "${this.name}" is disabled until the-loop restarts: its last ` +
+        "call could not be stopped (its worker is still busy-looping)";
+      this.#failAll(live, new HookFailure(this.#disabled));
+      live.worker.terminate();
+    } else if (this.#live === live && !this.#disabled) {
+      this.#restart();
+    }
     return new HookTimeout(
       `hook "${this.name}" timed out after ${timeoutMs} ms at ${point}` +
-        (leaked ? "; its worker did not stop (a busy loop keeps running and holds a CPU)" : ""),
+        (leaked
+          ? "; its worker did not stop (a busy loop keeps running and holds a CPU), so the " +
+            "hook is disabled until the-loop restarts"
+          : ""),
       { leaked },
     );
   }
@@ -147,6 +197,7 @@ export class WorkerHook implements Executor {
     opts: CallOptions,
   ): Promise<CallResult> {
     if (this.#closed) throw new HookFailure(`hook "${this.name}" is closed`);
+    if (this.#disabled) throw new HookFailure(this.#disabled);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<"timeout">((r) =>
       timer = setTimeout(() => r("timeout"), opts.timeoutMs)
@@ -187,12 +238,13 @@ export class WorkerHook implements Executor {
 /**
  * Starts `opts.code` in a worker and waits for it to load the hook. Rejects with the worker's
  * load error (message and location) if the hook's top level throws or no executor can be
- * picked from its exports; the worker is then terminated.
+ * picked from its exports, or with {@linkcode HookLoadError} if it does not finish within
+ * `opts.loadTimeoutMs`; the worker is then terminated.
  */
 export async function startWorkerHook(opts: WorkerHookOptions): Promise<WorkerHook> {
   const hook = new WorkerHook(opts);
   try {
-    await hook.loaded();
+    await hook.loaded(opts.loadTimeoutMs);
   } catch (err) {
     await hook.close();
     throw err;

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { bundleHook, HookLoadError, stopBundler } from "./mod.ts";
-import { fixture, relaxed } from "./_test_helpers.ts";
+import { fixture } from "./_test_helpers.ts";
 
 Deno.test(
   "bundleHook reads the hook and its relative imports, never the SDK",
-  relaxed,
   async () => {
     const b = await bundleHook(fixture("sdk_relative.ts"));
     assert.deepEqual(b.files, [fixture("sdk_relative.ts")]);
@@ -15,7 +14,7 @@ Deno.test(
   },
 );
 
-Deno.test("bundles are cached until a bundled file's mtime changes", relaxed, async () => {
+Deno.test("bundles are cached until a bundled file's mtime changes", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hook-cache-" });
   await Deno.writeTextFile(
     `${dir}/hook.ts`,
@@ -35,7 +34,7 @@ Deno.test("bundles are cached until a bundled file's mtime changes", relaxed, as
   }
 });
 
-Deno.test("every non-relative import is refused, each with its location", relaxed, async () => {
+Deno.test("every non-relative import is refused, each with its location", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hook-refuse-" });
   const specs = [
     "jsr:@std/path",
@@ -67,7 +66,7 @@ Deno.test("every non-relative import is refused, each with its location", relaxe
   }
 });
 
-Deno.test("a relative import of a missing file names the importing line", relaxed, async () => {
+Deno.test("a relative import of a missing file names the importing line", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hook-missing-" });
   await Deno.writeTextFile(
     `${dir}/hook.ts`,
@@ -83,7 +82,7 @@ Deno.test("a relative import of a missing file names the importing line", relaxe
   }
 });
 
-Deno.test("stopBundler stops esbuild; the next bundle starts it again", relaxed, async () => {
+Deno.test("stopBundler stops esbuild; the next bundle starts it again", async () => {
   await bundleHook(fixture("plain.ts"));
   await stopBundler();
   await stopBundler(); // idempotent

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { HookLoadError } from "./mod.ts";
-import { loadFixture, relaxed } from "./_test_helpers.ts";
+import { loadFixture } from "./_test_helpers.ts";
 
 const T = { timeoutMs: 5000 };
 
 Deno.test(
   "the one LifecycleHooks subclass is picked and gets the `with` options",
-  relaxed,
   async () => {
     const hook = await loadFixture("one_subclass.ts", { options: { board: "platform" } });
     try {
@@ -20,7 +19,7 @@ Deno.test(
   },
 );
 
-Deno.test("a default export wins over subclasses", relaxed, async () => {
+Deno.test("a default export wins over subclasses", async () => {
   const hook = await loadFixture("default_instance.ts");
   try {
     assert.deepEqual((await hook.call("work_item_start", {}, T)).answer, {
@@ -31,7 +30,7 @@ Deno.test("a default export wins over subclasses", relaxed, async () => {
   }
 });
 
-Deno.test("executor names the export to use: a class or a plain object", relaxed, async () => {
+Deno.test("executor names the export to use: a class or a plain object", async () => {
   const beta = await loadFixture("two_subclasses.ts", { exportName: "Beta" });
   const gamma = await loadFixture("two_subclasses.ts", { exportName: "gamma" });
   try {
@@ -45,7 +44,7 @@ Deno.test("executor names the export to use: a class or a plain object", relaxed
   }
 });
 
-Deno.test("several subclasses and no executor: a load error naming them", relaxed, async () => {
+Deno.test("several subclasses and no executor: a load error naming them", async () => {
   await assert.rejects(loadFixture("two_subclasses.ts"), (e: Error) => {
     assert.ok(e instanceof HookLoadError);
     assert.match(
@@ -56,7 +55,7 @@ Deno.test("several subclasses and no executor: a load error naming them", relaxe
   });
 });
 
-Deno.test("no subclass, no default: a load error listing the exports", relaxed, async () => {
+Deno.test("no subclass, no default: a load error listing the exports", async () => {
   await assert.rejects(
     loadFixture("no_subclass.ts"),
     /exports no LifecycleHooks subclass \(exports: helper, work_item_start\)/,
@@ -65,7 +64,6 @@ Deno.test("no subclass, no default: a load error listing the exports", relaxed, 
 
 Deno.test(
   "an executor that does not exist: a load error listing the exports",
-  relaxed,
   async () => {
     await assert.rejects(
       loadFixture("two_subclasses.ts", { exportName: "Delta" }),
@@ -74,7 +72,7 @@ Deno.test(
   },
 );
 
-Deno.test("`with` options for an object export: a load error", relaxed, async () => {
+Deno.test("`with` options for an object export: a load error", async () => {
   await assert.rejects(
     loadFixture("two_subclasses.ts", { exportName: "gamma", options: { x: 1 } }),
     /export "gamma" is an object, not a class: "with" options cannot reach it/,

@@ -4,10 +4,13 @@
  * on a timeout; it kills itself when its memory passes the cap (a backstop to V8's heap cap,
  * which does not count buffers and which compiled binaries may not honour).
  *
- * Parent → child: `{type: "load", name, code, permissions, exportName?, options?, maxMemoryMb}`
- * then `{type: "call", id, point, params}`. Child → parent, each line tagged `"hh": 1`:
- * `{type: "loaded", handles}`, `{type: "load_failed", error}`, `{type: "result", id, ok,
- * answer | error}`. Anything else on stdout is not the protocol (the parent passes it on).
+ * Parent → child: `{type: "load", nonce, name, code, permissions, exportName?, options?,
+ * maxMemoryMb}` then `{type: "call", id, point, params}`. Child → parent, each line tagged
+ * `"hh": 1` and the load message's `nonce`: `{type: "loaded", handles}`, `{type:
+ * "load_failed", error}`, `{type: "result", id, ok, answer | error}`. Anything else on stdout
+ * is not the protocol (the parent passes it on). The nonce lives only in this main thread's
+ * memory: the hook's worker cannot read stdin, the environment or argv for it, so even output
+ * it got onto stdout could not pass for a reply.
  *
  * @module
  */
@@ -18,9 +21,10 @@ import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
 export const MEMORY_EXIT_CODE = 86;
 
 const encoder = new TextEncoder();
+let nonce = "";
 
 function send(msg: Record<string, unknown>): void {
-  let bytes = encoder.encode(JSON.stringify({ hh: 1, ...msg }) + "\n");
+  let bytes = encoder.encode(JSON.stringify({ ...msg, hh: 1, nonce }) + "\n");
   while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
 }
 
@@ -70,6 +74,8 @@ export async function main(): Promise<void> {
     if (!line.trim()) continue;
     const msg = JSON.parse(line);
     if (msg.type === "load") {
+      nonce = String(msg.nonce ?? "");
+      delete msg.nonce;
       watchMemory(msg.maxMemoryMb);
       try {
         hook = await startWorkerHook(msg);

@@ -17,7 +17,19 @@ import { startWorkerHook } from "./_worker_executor.ts";
 export { bundleHook, type HookBundle, stopBundler } from "./_bundler.ts";
 export { HookLoadError } from "./_errors.ts";
 export { type Grants, PERMISSION_KINDS, type PermissionKind } from "./_permissions.ts";
-export { type HookHostCommand, hookHostCommand } from "./_host_command.ts";
+export {
+  type HookHostCommand,
+  hookHostCommand,
+  hookHostEnv,
+  type HookHostEnvOptions,
+} from "./_host_command.ts";
+
+/**
+ * How long a hook's top level may take to load when {@linkcode ModuleHookOptions.loadTimeoutMs}
+ * is not given: generous for a cold worker or child process on a busy machine, short enough
+ * that a hook stuck at load fails `hooks test`, `hooks validate` and the daemon's start.
+ */
+export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
 
 /** What {@linkcode loadModuleHook} needs: one `hooks[]` entry of kind module, resolved. */
 export interface ModuleHookOptions {
@@ -39,6 +51,12 @@ export interface ModuleHookOptions {
   isolation?: "worker" | "process";
   /** The child's heap cap under `isolation: "process"`; default 128. */
   maxMemoryMb?: number;
+  /**
+   * How long the hook's top level may take to load (worker or child start, imports, top-level
+   * `await`); default {@linkcode DEFAULT_LOAD_TIMEOUT_MS}. Past it the worker is terminated or
+   * the child SIGKILLed and the load fails.
+   */
+  loadTimeoutMs?: number;
 }
 
 function loadError(name: string, path: string, err: unknown): HookLoadError {
@@ -73,8 +91,9 @@ function restrictTo(name: string, exec: Executor, on: PointName[] | undefined): 
 
 /**
  * Loads a module hook: bundles it (refusing imports that would leave the sandbox), starts
- * its worker or child process with exactly the granted permissions, and waits for it to load.
- * Throws {@linkcode HookLoadError} naming the hook and, where known, `file:line:col`.
+ * its worker or child process with exactly the granted permissions, and waits (at most
+ * `loadTimeoutMs`) for it to load. Throws {@linkcode HookLoadError} naming the hook and, where
+ * known, `file:line:col`.
  */
 export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor> {
   const { name, path } = opts;
@@ -89,6 +108,7 @@ export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor>
       exportName: opts.exportName,
       options: opts.options,
       configDir: opts.baseDir,
+      loadTimeoutMs: opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     };
     exec = opts.isolation === "process"
       ? await startProcessHook({ ...common, maxMemoryMb: opts.maxMemoryMb ?? 128 })

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { HookFailure, HookTimeout } from "../executor.ts";
-import { fixture, loadFixture, relaxed } from "./_test_helpers.ts";
+import { HookLoadError } from "./mod.ts";
+import { fixture, loadFixture, within } from "./_test_helpers.ts";
 import type { ProcessHook } from "./_process_executor.ts";
 import type { Executor } from "../executor.ts";
 
@@ -21,7 +22,6 @@ function alive(pid: number): boolean {
 
 Deno.test(
   "process isolation: a spinning hook is killed and replaced, others keep answering",
-  relaxed,
   async () => {
     const spins = await loadFixture("spins.ts", { isolation: "process" });
     const other = await loadFixture("plain.ts", { isolation: "process" });
@@ -60,7 +60,6 @@ Deno.test(
 
 Deno.test(
   "process isolation: unbounded allocation kills only that hook's child",
-  relaxed,
   async () => {
     const grows = await loadFixture("allocates.ts", { isolation: "process", maxMemoryMb: 64 });
     const other = await loadFixture("plain.ts", { isolation: "process" });
@@ -84,7 +83,7 @@ Deno.test(
   },
 );
 
-Deno.test("process isolation: a throw and a load error read as in a worker", relaxed, async () => {
+Deno.test("process isolation: a throw and a load error read as in a worker", async () => {
   const hook = await loadFixture("throws.ts", { isolation: "process" });
   try {
     await assert.rejects(hook.call("work_item_start", {}, T), (e: Error) => {
@@ -101,7 +100,7 @@ Deno.test("process isolation: a throw and a load error read as in a worker", rel
   );
 });
 
-Deno.test("worker isolation: a busy loop times out as leaked, the host stays responsive", async () => {
+Deno.test("worker isolation: a busy loop leaks once, then the hook is disabled", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -114,13 +113,62 @@ Deno.test("worker isolation: a busy loop times out as leaked, the host stays res
     ],
     stdout: "piped",
     stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
   }).output();
   const stderr = new TextDecoder().decode(out.stderr);
   assert.equal(out.code, 0, stderr);
   const r = JSON.parse(new TextDecoder().decode(out.stdout));
   assert.equal(r.timeout, true);
   assert.equal(r.leaked, true);
-  assert.match(r.message, /did not stop/);
+  assert.match(r.message, /did not stop .*so the hook is disabled until the-loop restarts/);
+  assert.ok(r.elapsed >= 300, `the call ended before its time budget (${r.elapsed} ms)`);
   assert.ok(r.ticks >= 5, `the host's timers kept firing during the spin (ticks: ${r.ticks})`);
-  assert.deepEqual(r.next, { proceed: true, reason: "answered" });
+  // no fresh worker for the spin to pin: the next call fails at once
+  assert.equal(
+    r.next,
+    `hook "spins" is disabled until the-loop restarts: its last call could not be stopped ` +
+      `(its worker is still busy-looping)`,
+  );
+  assert.match(r.load, /^hook "spins-at-load": its top level did not finish within 500 ms; /);
+  assert.match(r.load, /busy-looping .* its thread may be leaked/);
 });
+
+Deno.test("process isolation: a busy top level is killed when the load times out", async () => {
+  const started = Date.now();
+  await assert.rejects(
+    within(30_000, loadFixture("spins_at_load.ts", { isolation: "process", loadTimeoutMs: 1500 })),
+    (e: Error) => {
+      assert.ok(e instanceof HookLoadError, String(e));
+      assert.equal(
+        e.message,
+        `hook "spins-at-load": its top level did not finish within 1500 ms; its process was killed`,
+      );
+      return true;
+    },
+  );
+  assert.ok(Date.now() - started >= 1500);
+});
+
+Deno.test(
+  "process isolation: a reply without the child's nonce is not a reply; the env is minimal",
+  async () => {
+    Deno.env.set("HOOK_TEST_ROSTER", "r-123");
+    Deno.env.set("HOOK_TEST_SECRET", "s-456");
+    const hook = await loadFixture("shells_out.ts", {
+      isolation: "process",
+      permissions: { run: ["sh"], env: ["HOOK_TEST_ROSTER"] },
+    });
+    try {
+      // the hook's own child writes well-formed replies to the protocol channel first
+      const forged = await hook.call("work_item_start", { what: "forge" }, T);
+      assert.deepEqual(forged.answer, { reason: "real" });
+      const { answer } = await hook.call("work_item_start", { what: "env" }, T);
+      const names = String(answer?.reason).split(",");
+      assert.ok(names.includes("HOOK_TEST_ROSTER") && names.includes("PATH"), names.join());
+      assert.ok(!names.includes("HOOK_TEST_SECRET"), names.join());
+    } finally {
+      await hook.close();
+      Deno.env.delete("HOOK_TEST_SECRET");
+    }
+  },
+);

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { fixture, loadFixture, relaxed } from "./_test_helpers.ts";
+import { fixture, loadFixture } from "./_test_helpers.ts";
 import { loadModuleHook } from "./mod.ts";
 
 const T = { timeoutMs: 5000 };
 
-Deno.test("@the-loop/hooks resolves to the embedded SDK, from any directory", relaxed, async () => {
+Deno.test("@the-loop/hooks resolves to the embedded SDK, from any directory", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hook-sdk-" });
   await Deno.copyFile(fixture("sdk_hook.ts"), `${dir}/gate.ts`);
   const hook = await loadModuleHook({
@@ -29,7 +29,6 @@ Deno.test("@the-loop/hooks resolves to the embedded SDK, from any directory", re
 
 Deno.test(
   "a relative import of the-loop's lifecycle/mod.ts is served from the SDK",
-  relaxed,
   async () => {
     const hook = await loadFixture("sdk_relative.ts");
     try {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { hookHostCommand } from "./mod.ts";
-import { isDenoCli } from "./_host_command.ts";
+import { hookHostEnv, isDenoCli } from "./_host_command.ts";
 import { workerPermissions } from "./_permissions.ts";
 import { refusalReason, resolveSpecifier, SDK_DIR } from "./_resolve.ts";
 
@@ -105,4 +105,30 @@ Deno.test("a permission error names the hook's grant, not a CLI flag", async () 
     ),
     'NotCapable: Requires read access to "/x" (not granted to this hook: add it to the entry\'s permissions.read)',
   );
+});
+
+Deno.test("hookHostEnv: what deno needs and the granted names, never the rest", () => {
+  const env = {
+    PATH: "/bin",
+    HOME: "/home/op",
+    DENO_DIR: "/cache/deno",
+    DENO_AUTH_TOKENS: "tok@registry",
+    GITHUB_TOKEN: "ghp_x",
+    ROSTER_TOKEN: "r",
+    https_proxy: "http://proxy:3128",
+    SystemRoot: "C:\\Windows",
+  };
+  assert.deepEqual(hookHostEnv({ grant: ["ROSTER_TOKEN"], env }), {
+    PATH: "/bin",
+    HOME: "/home/op",
+    DENO_DIR: "/cache/deno",
+    ROSTER_TOKEN: "r",
+    https_proxy: "http://proxy:3128",
+    SystemRoot: "C:\\Windows",
+  });
+  assert.equal(hookHostEnv({ grant: false, env })?.GITHUB_TOKEN, undefined);
+  assert.equal(hookHostEnv({ grant: undefined, env })?.ROSTER_TOKEN, undefined);
+  // a hook granted the whole environment gets it: inherit, no clearEnv
+  assert.equal(hookHostEnv({ grant: true, env }), undefined);
+  assert.equal(hookHostEnv({ grant: "inherit", env }), undefined);
 });

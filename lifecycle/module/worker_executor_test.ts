@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { HookFailure, HookTimeout } from "../executor.ts";
 import { HookLoadError, loadModuleHook } from "./mod.ts";
-import { fixture, loadFixture, relaxed } from "./_test_helpers.ts";
+import { fixture, loadFixture, within } from "./_test_helpers.ts";
 
 const T = { timeoutMs: 5000 };
 
-Deno.test("a plain-object hook answers and handles exactly its methods", relaxed, async () => {
+Deno.test("a plain-object hook answers and handles exactly its methods", async () => {
   const hook = await loadFixture("plain.ts");
   try {
     assert.equal(hook.kind, "module");
@@ -20,7 +20,7 @@ Deno.test("a plain-object hook answers and handles exactly its methods", relaxed
   }
 });
 
-Deno.test("a throwing hook fails the call with its message and .ts stack", relaxed, async () => {
+Deno.test("a throwing hook fails the call with its message and .ts stack", async () => {
   const hook = await loadFixture("throws.ts");
   try {
     const err = await hook.call("work_item_start", {}, T).then(() => null, (e) => e);
@@ -39,7 +39,6 @@ Deno.test("a throwing hook fails the call with its message and .ts stack", relax
 
 Deno.test(
   "a hung call times out, the worker is replaced and the next call works",
-  relaxed,
   async () => {
     const hook = await loadFixture("hangs.ts");
     try {
@@ -56,7 +55,7 @@ Deno.test(
   },
 );
 
-Deno.test("answers that are not plain JSON data fail clearly", relaxed, async () => {
+Deno.test("answers that are not plain JSON data fail clearly", async () => {
   const hook = await loadFixture("bad_answers.ts");
   try {
     const cases: [string, RegExp][] = [
@@ -79,7 +78,7 @@ Deno.test("answers that are not plain JSON data fail clearly", relaxed, async ()
   }
 });
 
-Deno.test("a syntax error is a load error with file:line:col", relaxed, async () => {
+Deno.test("a syntax error is a load error with file:line:col", async () => {
   // written at test time: a broken fixture in the repo would break `deno fmt`/`deno lint`
   const dir = await Deno.makeTempDir({ prefix: "hook-syntax-" });
   await Deno.writeTextFile(
@@ -101,7 +100,7 @@ Deno.test("a syntax error is a load error with file:line:col", relaxed, async ()
   }
 });
 
-Deno.test("a throw at import time is a load error with file:line:col", relaxed, async () => {
+Deno.test("a throw at import time is a load error with file:line:col", async () => {
   await assert.rejects(loadFixture("import_throws.ts"), (e: Error) => {
     assert.ok(e instanceof HookLoadError);
     assert.ok(e.message.includes(`${fixture("import_throws.ts")}:3:9: `), e.message);
@@ -110,7 +109,7 @@ Deno.test("a throw at import time is a load error with file:line:col", relaxed, 
   });
 });
 
-Deno.test("a missing hook file is a load error naming it", relaxed, async () => {
+Deno.test("a missing hook file is a load error naming it", async () => {
   await assert.rejects(loadFixture("does_not_exist.ts"), (e: Error) => {
     assert.ok(e instanceof HookLoadError);
     assert.match(e.message, /hook "does-not-exist": cannot read hook file .*does_not_exist\.ts: /);
@@ -118,7 +117,7 @@ Deno.test("a missing hook file is a load error naming it", relaxed, async () => 
   });
 });
 
-Deno.test("on: a point the hook does not handle is a load error", relaxed, async () => {
+Deno.test("on: a point the hook does not handle is a load error", async () => {
   await assert.rejects(
     loadFixture("plain.ts", { on: ["work_item_start", "session_spawn"] }),
     /hook "plain": on names points the hook does not handle: session_spawn/,
@@ -130,4 +129,13 @@ Deno.test("on: a point the hook does not handle is a load error", relaxed, async
   } finally {
     await hook.close();
   }
+});
+
+Deno.test("a top level that never settles fails the load after loadTimeoutMs", async () => {
+  const load = loadFixture("hangs_at_load.ts", { loadTimeoutMs: 1000 });
+  await assert.rejects(within(30_000, load), (e: Error) => {
+    assert.ok(e instanceof HookLoadError, String(e));
+    assert.equal(e.message, `hook "hangs-at-load": its top level did not finish within 1000 ms`);
+    return true;
+  });
 });

@@ -1,6 +1,8 @@
 /**
  * The client half of the JSON-RPC 2.0 wire a remote hook speaks: checking a response body
- * against the request it answers. Returns the answer or a reason the body is unacceptable.
+ * against the request it answers. Returns the answer or a reason the body is unacceptable. An
+ * error response with `"id": null` (what servers send when they could not read the request's
+ * id) is taken as this request's error.
  *
  * @module
  */
@@ -32,7 +34,9 @@ export function checkResponse(text: string, id: number): RpcOutcome {
   if (!isObject(body) || body.jsonrpc !== "2.0") {
     return { ok: false, message: 'the response is not JSON-RPC 2.0 (no "jsonrpc": "2.0" object)' };
   }
-  if (body.id !== id) {
+  // A server that could not read the request (parse error, invalid request) answers with
+  // "id": null: its error is still the answer to this call.
+  if (body.id !== id && !(body.id === null && "error" in body)) {
     return {
       ok: false,
       message: `the response answers a different request (id ${JSON.stringify(body.id)}, ` +

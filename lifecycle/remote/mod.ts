@@ -3,7 +3,9 @@
  * `{"jsonrpc":"2.0","id":n,"method":<point>,"params":<context>}` and reads back `result`
  * (`null` to pass, an object of decisions) or `error`. The bearer token is read from the
  * environment variable the declaration names, at call time; neither it nor any header value
- * ever appears in an error.
+ * ever appears in an error. Redirects are never followed (they would re-send the context and
+ * the credentials to another address, perhaps in cleartext): a 3xx fails the call, naming the
+ * origin it pointed at. A response body over 1 MiB fails the call unread.
  *
  * @module
  */
@@ -16,7 +18,9 @@ import {
 } from "../executor.ts";
 import type { PointName } from "../points.ts";
 import { checkResponse } from "./_jsonrpc.ts";
-import { redact, safeUrl } from "./_redact.ts";
+import { redact } from "../secrets.ts";
+import { locationOrigin, MAX_RESPONSE_BYTES, readCapped } from "./_read.ts";
+import { safeUrl } from "./_url.ts";
 
 /** Options for {@linkcode createRemoteExecutor}. */
 export interface RemoteExecutorOptions {
@@ -133,10 +137,14 @@ export function createRemoteExecutor(opts: RemoteExecutorOptions): RemoteExecuto
     }, timeoutMs);
     inFlight.add(ctl);
     const fail = (msg: string) => new HookFailure(redact(`${where} (${shown}): ${msg}`, secrets));
+    let res: Response;
+    let text: string | undefined;
     try {
-      const res = await fetch(target, { ...init, signal: ctl.signal });
-      const text = await res.text();
-      return { status: res.status, text };
+      res = await fetch(target, { ...init, redirect: "manual", signal: ctl.signal });
+      if (res.status >= 300 && res.status <= 399) {
+        await res.body?.cancel().catch(() => {});
+        text = "";
+      } else text = await readCapped(res.body, MAX_RESPONSE_BYTES);
     } catch (err) {
       if (timedOut) {
         throw new HookTimeout(
@@ -150,6 +158,21 @@ export function createRemoteExecutor(opts: RemoteExecutorOptions): RemoteExecuto
       clearTimeout(timer);
       inFlight.delete(ctl);
     }
+    if (res.status >= 300 && res.status <= 399) {
+      throw fail(
+        `the endpoint answered HTTP ${res.status}, redirecting to ${
+          locationOrigin(res.headers.get("location"), target)
+        }; redirects are not followed (they would re-send the context and credentials ` +
+          `elsewhere): set url: to the address that answers`,
+      );
+    }
+    if (text === undefined) {
+      throw fail(
+        `the response body is larger than ${MAX_RESPONSE_BYTES} bytes; a hook answers with ` +
+          `a small JSON-RPC object`,
+      );
+    }
+    return { status: res.status, text };
   }
 
   function snippet(text: string): string {

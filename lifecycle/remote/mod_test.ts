@@ -120,7 +120,7 @@ Deno.test("remote: an error member fails with the server's message and code, sec
     await rejectsSafely(
       executor(srv.url).call("work_item_start", PARAMS, { timeoutMs: 5000 }),
       HookFailure,
-      /hook guard .*error \(code -32000\): denied for Bearer \*\*\*/,
+      /hook guard .*error \(code -32000\): denied for Bearer \[redacted\]/,
     );
   } finally {
     await srv.close();

@@ -26,6 +26,7 @@ export default {
           id: 1,
           ok: true,
         }),
+      channel: () => new BroadcastChannel("the-loop-hooks"),
       query: async () => (await Deno.permissions.query({ name: "read" })).state,
     };
     return { reason: await attempt(tries[ctx.what]) };
