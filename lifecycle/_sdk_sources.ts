@@ -14,6 +14,7 @@ import contract from "./contract.ts" with { type: "text" };
 import hooks from "./hooks.ts" with { type: "text" };
 import mod from "./mod.ts" with { type: "text" };
 import points from "./points.ts" with { type: "text" };
+import readCapped from "./_read_capped.ts" with { type: "text" };
 import serve from "./serve.ts" with { type: "text" };
 import workItem from "./work_item.ts" with { type: "text" };
 
@@ -26,6 +27,7 @@ export const SDK_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   "contract.ts": contract,
   "hooks.ts": hooks,
   "points.ts": points,
+  "_read_capped.ts": readCapped,
   "serve.ts": serve,
   "work_item.ts": workItem,
 });

@@ -16,7 +16,7 @@
  * API at import time:
  *
  *   mod.ts, contract.ts, _catalog.ts, _context.ts, _schema.ts, points.ts, work_item.ts,
- *   hooks.ts, serve.ts
+ *   hooks.ts, serve.ts, _read_capped.ts
  *
  * @module
  */

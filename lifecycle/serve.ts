@@ -15,6 +15,7 @@ import {
   makeContext,
 } from "./contract.ts";
 import type { LifecycleHooks } from "./hooks.ts";
+import { readCapped } from "./_read_capped.ts";
 import { isPointName, POINT_NAMES, type PointName } from "./points.ts";
 
 /** The JSON-RPC error codes a hook server answers with. */
@@ -219,27 +220,7 @@ async function readBody(req: Request, max: number): Promise<Uint8Array | undefin
     await req.body?.cancel().catch(() => {});
     return undefined;
   }
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return await readCapped(req.body, max);
 }
 
 /** `Authorization: Bearer <token>` matches, compared in time independent of where they differ. */

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { readCapped as readBytesCapped } from "../_read_capped.ts";
+
 /** Largest response body a remote hook may send: 1 MiB. */
 export const MAX_RESPONSE_BYTES = 1 << 20;
 
@@ -13,31 +15,8 @@ export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   max: number,
 ): Promise<string | undefined> {
-  if (!body) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readBytesCapped(body, max);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
 /** The origin a redirect's `Location` points at (never its path or query), for an error. */
