@@ -211,11 +211,8 @@ export class WorkerHook implements Executor {
         expired,
       ]);
       if (reply === "timeout") throw await this.#timedOut(live, point, opts.timeoutMs);
-      if (!reply.ok) {
-        throw new HookFailure(
-          `hook "${this.name}" failed at ${point}: ${describeWorkerError(reply)}`,
-        );
-      }
+      // the hook's own error, as it threw it: the runner says which hook and point it was
+      if (!reply.ok) throw new HookFailure(describeWorkerError(reply));
       return { answer: reply.answer ?? null };
     } catch (err) {
       if (err instanceof HookFailure) throw err;

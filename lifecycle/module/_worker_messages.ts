@@ -18,7 +18,7 @@ export interface WorkerReply {
 }
 
 const RUNTIME_FRAME =
-  /\/lifecycle\/module\/_runtime[a-z_]*\.ts:\d+:\d+\)?$|the-loop-hook-entry\.js:\d+:\d+\)?$/;
+  /\/lifecycle\/module\/_runtime[a-z_]*\.ts:\d+:\d+\)?$|the-loop-hook-entry\.js:\d+:\d+\)?$|^at (?:.* \()?ext:/;
 
 /** The stack without the worker runtime's own frames (they say nothing about the hook). */
 export function hookStack(stack: string): string {

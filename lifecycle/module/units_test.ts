@@ -132,3 +132,18 @@ Deno.test("hookHostEnv: what deno needs and the granted names, never the rest", 
   assert.equal(hookHostEnv({ grant: true, env }), undefined);
   assert.equal(hookHostEnv({ grant: "inherit", env }), undefined);
 });
+
+Deno.test("a hook's stack keeps its own frames and drops Deno's internal ones", async () => {
+  const { hookStack } = await import("./_worker_messages.ts");
+  const stack = [
+    "Error: roster unavailable",
+    "    at Boom.work_item_start (file:///srv/hooks/boom.ts:5:11)",
+    "    at innerInvokeEventListeners (ext:deno_web/02_event.js:1:8095)",
+    "    at dispatchWorkerMessage (ext:runtime_main/js/99_main.js:1:4952)",
+    "    at ext:core/01_core.js:1:2",
+  ].join("\n");
+  assert.equal(
+    hookStack(stack),
+    "Error: roster unavailable\n    at Boom.work_item_start (file:///srv/hooks/boom.ts:5:11)",
+  );
+});
