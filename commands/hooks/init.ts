@@ -7,7 +7,7 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { UsageError } from "../../errors.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
 import { loadCliConfig } from "../_config.ts";
@@ -15,6 +15,7 @@ import { type CliContext, println } from "../_context.ts";
 import { SDK_DIR_NAME, writeSdk } from "./_sdk_files.ts";
 import { className, fill, type Kind, KINDS, snippet, STARTERS } from "./_templates.ts";
 import { exists } from "../../state/files.ts";
+import { configDirOf, defaultHooksDir } from "./_paths.ts";
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -54,8 +55,8 @@ async function init(ctx: CliContext, name: string, flags: InitFlags): Promise<vo
     throw new UsageError(`--port: must be a port number 1-65535 (got '${flags.port}')`);
   }
   const loaded = await loadCliConfig(ctx);
-  const configDir = loaded.path ? dirname(loaded.path) : join(ctx.cwd, ".the-loop");
-  const dir = flags.dir ? resolve(ctx.cwd, flags.dir) : join(configDir, "hooks");
+  const configDir = configDirOf(loaded, ctx.cwd);
+  const dir = flags.dir ? resolve(ctx.cwd, flags.dir) : defaultHooksDir(loaded, ctx.cwd);
   const starter = STARTERS[flags.kind];
   const file = join(dir, name + starter.suffix);
   const contextFile = join(dir, `${name}.context.json`);

@@ -5,10 +5,11 @@
  * @module
  */
 import type { Command } from "commander";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../_context.ts";
 import { SDK_DIR_NAME, writeSdk } from "./_sdk_files.ts";
+import { defaultHooksDir } from "./_paths.ts";
 
 /** Registers `hooks sdk`. */
 export function register(hooks: Command, ctx: CliContext): void {
@@ -18,11 +19,9 @@ export function register(hooks: Command, ctx: CliContext): void {
     )
     .option("--dir <dir>", "where (default: hooks/ beside the config file)")
     .action(async (flags: { dir?: string }) => {
-      let dir = flags.dir ? resolve(ctx.cwd, flags.dir) : undefined;
-      if (!dir) {
-        const loaded = await loadCliConfig(ctx);
-        dir = join(loaded.path ? dirname(loaded.path) : join(ctx.cwd, ".the-loop"), "hooks");
-      }
+      const dir = flags.dir
+        ? resolve(ctx.cwd, flags.dir)
+        : defaultHooksDir(await loadCliConfig(ctx), ctx.cwd);
       const { written, kept } = await writeSdk(dir);
       println(ctx, `wrote ${join(dir, SDK_DIR_NAME)}/ (${written.length} files)`);
       for (const k of kept) {
