@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "../lifecycle/engine.ts";
-import { makeContext } from "../lifecycle/contract.ts";
+
+/** The runner tests' work_item_start context, shared with the unit tests. */
+export { startCtx } from "../lifecycle/_runner_fakes_test_util.ts";
 
 /** A temp dir with `cli-config.yaml` (`yaml`) and `files` (executable when `.sh`). */
 export async function hookTree(yaml: string, files: Record<string, string> = {}) {
@@ -59,18 +61,6 @@ export async function configured(
     await cleanup();
     throw err;
   }
-}
-
-/** A work_item_start context for github:acme/app#42. */
-export function startCtx() {
-  return makeContext("work_item_start", {
-    work_item: "github:acme/app#42" as never,
-    loop: "pdlc",
-    command: "start",
-    actor: "mallory",
-    harness: "claude",
-    instance: "",
-  });
 }
 
 /** A module hook whose work_item_start runs `body` (TypeScript, `ctx` in scope). */
