@@ -8,6 +8,7 @@ import { type Command, CommanderError } from "commander";
 import { buildProgram } from "./commands/mod.ts";
 import type { CliContext } from "./commands/_context.ts";
 import { ProblemsError, UsageError } from "./errors.ts";
+import { visible } from "./terminal.ts";
 
 const encoder = new TextEncoder();
 
@@ -60,12 +61,16 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   } catch (error) {
     const code = exitCodeFor(error);
     const helpShown = error instanceof CommanderError && error.code === "commander.help";
-    if (code !== 0 && !helpShown) ctx.warn(messageFor(error, helpCommandFor(program, args)) + "\n");
+    // An error's text may be a hook's, a server's or GitHub's: its control characters (a
+    // carriage return over the line, a colour, a clipboard write) are shown, not obeyed.
+    if (code !== 0 && !helpShown) {
+      ctx.warn(visible(messageFor(error, helpCommandFor(program, args))) + "\n");
+    }
     if (
       !(error instanceof CommanderError) && !(error instanceof UsageError) &&
       !(error instanceof ProblemsError) && Deno.env.get("THE_LOOP_DEBUG")
     ) {
-      ctx.warn(String((error as Error)?.stack ?? error) + "\n");
+      ctx.warn(visible(String((error as Error)?.stack ?? error)) + "\n");
     }
     return code;
   }

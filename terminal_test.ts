@@ -6,6 +6,7 @@ Deno.test("visible: OSC 52, clear-screen and carriage return print as inert text
   const clear = "\x1b[2J\x1b[H";
   const out = visible(`${osc52}${clear}ok\rpassed`);
   assert.equal(out, "\\e]52;c;ZXZpbA==\\x07\\e[2J\\e[Hok\\rpassed");
+  // deno-lint-ignore no-control-regex
   assert.doesNotMatch(out, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
 });
 

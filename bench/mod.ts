@@ -9,6 +9,7 @@
  * @module
  */
 import * as cliStart from "./cli_start.ts";
+import * as eventsLongLine from "./events_long_line.ts";
 import * as eventsQuery from "./events_query.ts";
 import * as hooksCliStart from "./hooks_cli_start.ts";
 import * as hooksIdleRss from "./hooks_idle_rss.ts";
@@ -25,6 +26,7 @@ export interface BenchModule {
 export const BENCHES: Record<string, BenchModule> = {
   cli_start: cliStart,
   events_query: eventsQuery,
+  events_long_line: eventsLongLine,
   hooks_module: hooksModule,
   hooks_runner: hooksRunner,
   hooks_remote_command: hooksRemoteCommand,

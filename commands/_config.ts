@@ -1,6 +1,8 @@
 /**
  * Loads the CLI config the way every command does: `--config` > `$THE_LOOP_CLI_CONFIG` >
- * `./.the-loop/cli-config.yaml` > `~/.the-loop/cli-config.yaml`.
+ * `.the-loop/cli-config.yaml` in the working folder or the nearest parent folder that has one >
+ * `~/.the-loop/cli-config.yaml`. `LoadedConfig.origin` says in one line where it came from (or
+ * where the lookup looked), for "defaults apply" messages.
  *
  * @module
  */

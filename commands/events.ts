@@ -2,7 +2,8 @@
  * `the-loop events`: query the event log (filter, last N, follow) or print the catalog of event
  * types (`--types`). Reading streams (see `events/query.ts`) and so does printing: `--limit 0`
  * hands each match to the printer as it is found, in every format, so memory stays constant
- * however large the log.
+ * however large the log. A line over the line cap is skipped unparsed, with a note on stderr
+ * (stdout stays valid JSON/JSONL).
  *
  * @module
  */
@@ -24,6 +25,7 @@ import {
   tableRow,
   TableStream,
 } from "../events/mod.ts";
+import { MAX_LINE_BYTES, type OversizedLine } from "../events/query.ts";
 
 /** With `--limit 0`, the table's columns are sized from its first this-many rows. */
 const TABLE_SIZE_ROWS = 200;
@@ -117,6 +119,24 @@ async function logPath(ctx: CliContext, flags: EventsFlags): Promise<string> {
   return (await loadCliConfig(ctx)).config.eventLog.path;
 }
 
+/** Over-long lines met: how many, and the first few (for the note). */
+class Oversized {
+  count = 0;
+  shown: OversizedLine[] = [];
+  add(line: OversizedLine): void {
+    this.count++;
+    if (this.shown.length < 3) this.shown.push(line);
+  }
+  /** The note for stderr. */
+  note(path: string): string {
+    const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+    const where = [...this.shown].sort((a, b) => a.offset - b.offset)
+      .map((l) => `${mib(l.bytes)} at byte ${l.offset}`).join(", ");
+    return `the-loop: skipped ${this.count} line(s) over the ${MAX_LINE_BYTES / 1048576} MiB ` +
+      `line cap in ${path}, unread: ${where}${this.count > this.shown.length ? ", …" : ""}\n`;
+  }
+}
+
 /** Collects output and writes it in blocks of about 64 KiB, not a system call per line. */
 class BlockWriter {
   #text = "";
@@ -171,11 +191,13 @@ async function query(ctx: CliContext, flags: EventsFlags): Promise<void> {
   const out = new BlockWriter(ctx);
   // --limit N holds N records anyway, so its table is sized from all of them
   const print = printerFor(flags.format, out, limit === 0 ? TABLE_SIZE_ROWS : limit);
+  const oversized = new Oversized();
   const result = await queryEvents({
     path,
     filter,
     limit,
     onRecord: limit === 0 ? print.record : undefined,
+    onOversized: (line) => oversized.add(line),
   });
   for (const r of result.records) print.record(r);
   print.end();
@@ -186,6 +208,7 @@ async function query(ctx: CliContext, flags: EventsFlags): Promise<void> {
         (flags.follow ? "; waiting for it\n" : "\n"),
     );
   }
+  if (oversized.count > 0) ctx.warn(oversized.note(path));
   let skipped = result.skipped;
   if (flags.follow) {
     await followEvents({
@@ -198,6 +221,11 @@ async function query(ctx: CliContext, flags: EventsFlags): Promise<void> {
         out.flush();
       },
       onSkip: () => skipped++,
+      onOversized: (line) => {
+        const one = new Oversized();
+        one.add(line);
+        ctx.warn(one.note(path));
+      },
       onNotice: (m) => ctx.warn(`the-loop: ${m}\n`),
     });
   }

@@ -24,12 +24,42 @@ The first of these that applies wins:
 
 1. \`--config PATH\` (\`-c\`), before the subcommand: \`the-loop --config ops.yaml config show\`.
 2. \`$THE_LOOP_CLI_CONFIG\`.
-3. \`./.the-loop/cli-config.yaml\` under the working directory.
+3. \`.the-loop/cli-config.yaml\` in the working directory, else in its parent, and so on up to the
+   filesystem root — the way git finds \`.git\` — so every command run anywhere inside a project
+   reads the project's config. The nearest one wins.
 4. \`~/.the-loop/cli-config.yaml\` (\`$HOME\`).
 
 A file named by \`--config\` or \`$THE_LOOP_CLI_CONFIG\` must exist: a missing one is an error
-(\`config file not found: PATH (from --config); create one with \\\`the-loop init\\\`\`). When the
-lookup (3 and 4) finds nothing, every key takes its default.
+(\`config file not found: PATH (from --config)\`, suggesting \`the-loop init\`). When the
+lookup (3 and 4) finds nothing, every key takes its default, and the commands say where they
+looked. \`the-loop config show\` names the file and how it was found; with \`--format json\` it
+gives \`path\`, \`source\` (\`flag\`, \`env\`, \`found\`, \`home\` or \`none\`) and \`searched\`, the
+\`.the-loop\` folders looked in:
+
+\`\`\`text
+$ cd /work/app/docs && the-loop config show | head -1
+# from: /work/app/.the-loop/cli-config.yaml (found in ../.the-loop)
+$ cd /tmp/scratch && the-loop config validate
+ok: no config file found in ./.the-loop and 2 parent folders up to /, then ~/.the-loop; defaults apply
+\`\`\`
+
+A config the lookup finds is read only when it belongs to you (the owner of \`$HOME\`), to root
+or to the owner of the working directory — like git's \`safe.directory\` check, since a config can
+name programs to run and the walk passes folders others can write to, such as \`/tmp\`. Name any
+other file with \`--config\` to use it anyway. Relative paths in the file resolve against the
+file's own directory, wherever the command runs (see below).
+
+## Reading the YAML
+
+The file is plain YAML 1.2 (the core schema): strings, numbers, \`true\`/\`false\`, null, mappings
+and lists. Anything else is refused, located, rather than read in some other way: tags beyond the
+core ones (\`!!binary\`, \`!!omap\`, \`!!set\`, \`!!timestamp\`, \`!custom\`; a \`%YAML 1.1\` line
+changes nothing), a core tag that does not fit its value (\`!!int abc\`), merge keys (\`<<\`; quote
+it for a literal key), keys that are empty, null, a list, a mapping or an alias, keys that are
+equal once read as strings (\`1\` and \`"1"\`), more than one document, nesting deeper than 64
+levels, aliases with no anchor before them or inside their own anchor, and aliases that add more
+than 10,000 values (an alias bomb). Anchors and aliases are otherwise fine; a problem in a value
+that comes through an alias is reported at the alias, naming where the value and its anchor are.
 
 ## Errors
 

@@ -8,8 +8,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Problem } from "../errors.ts";
 import { describeSchema, didYouMean, type SchemaNode, showValue } from "./_describe.ts";
-import { isSecretPath, looksLikeToken, maskTokens } from "./_secrets.ts";
-import { formatKeyPath, type KeyPath, type ParsedYaml } from "./_yaml.ts";
+import { isSecretPath, looksLikeToken, maskProblem, maskTokens, tokenNotName } from "./_secrets.ts";
+import { formatKeyPath, type KeyPath, type ParsedYaml, type Position } from "./_yaml.ts";
 
 /**
  * The keywords our schema adds. All but `x-env-name` are annotations read by the loader and the
@@ -64,9 +64,7 @@ function message(e: ErrorObject, hide: boolean): string {
   const got = hide ? "" : ` (got ${showValue(e.data)})`;
   switch (e.keyword) {
     case ENV_NAME: {
-      const example = typeof parent.default === "string" ? parent.default : "MY_HOOK_TOKEN";
-      return "this looks like a token, not a variable name — put the NAME of the environment " +
-        `variable that holds it (e.g. ${example})`;
+      return tokenNotName(typeof parent.default === "string" ? parent.default : undefined);
     }
     case "minItems":
       return `must have at least ${e.params.limit} item${e.params.limit === 1 ? "" : "s"}`;
@@ -96,7 +94,21 @@ function message(e: ErrorObject, hide: boolean): string {
   }
 }
 
-/** Validates `data` against `schema`; every problem, located in `parsed`, sorted by position. */
+/** Where `path` is, else its nearest located ancestor, else the file's start: always somewhere. */
+function locateNear(parsed: ParsedYaml, path: KeyPath, key: boolean): Position {
+  const first = key ? parsed.locateKey(path) : parsed.locate(path);
+  if (first) return first;
+  for (let n = path.length - 1; n > 0; n--) {
+    const at = parsed.locate(path.slice(0, n));
+    if (at) return at;
+  }
+  return parsed.locate([]) ?? { line: 1, col: 1 };
+}
+
+/**
+ * Validates `data` against `schema`; every problem, located in `parsed` (through an alias: at
+ * the alias, saying where the value and its anchor are), tokens masked, sorted by position.
+ */
 export function validateConfig(
   schema: SchemaNode,
   data: unknown,
@@ -106,35 +118,46 @@ export function validateConfig(
   const validate = compile(schema);
   if (validate(data)) return [];
   const errors = validate.errors ?? [];
+  // A value refused as a token is reported as that alone: not also as a bad name, and not as a
+  // failed anyOf around it (`permissions.env: [ghp_…]` is "a token", not "true or a list").
+  const tokenErrors = errors.filter((e) => e.keyword === ENV_NAME);
+  const tokens = new Set(tokenErrors.map((e) => e.instancePath));
+  const coversToken = (e: ErrorObject) =>
+    e.keyword === "anyOf" && tokenErrors.some((t) => t.instancePath.startsWith(e.instancePath));
   // An anyOf reports once for itself; its branches' own failures are noise.
   const branches = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath + "/");
-  // A value refused as a token is reported as that alone (not also as a bad name).
-  const tokens = new Set(errors.filter((e) => e.keyword === ENV_NAME).map((e) => e.instancePath));
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const e of errors) {
-    if (branches.some((prefix) => e.schemaPath.startsWith(prefix))) continue;
+    if (e.keyword !== ENV_NAME && branches.some((prefix) => e.schemaPath.startsWith(prefix))) {
+      continue;
+    }
     if (tokens.has(e.instancePath) && e.keyword !== ENV_NAME) continue;
+    if (coversToken(e)) continue;
     let path = toKeyPath(e.instancePath, data);
     let text: string;
-    let at = parsed.locate(path);
+    let key = false;
     if (e.keyword === "additionalProperties") {
-      const key = String(e.params.additionalProperty);
-      path = [...path, key];
+      const name = String(e.params.additionalProperty);
+      path = [...path, name];
       const known = Object.keys((e.parentSchema as SchemaNode).properties ?? {});
-      const guess = didYouMean(key, known);
-      text = `unknown key "${maskTokens(key)}"` + (guess ? ` (did you mean "${guess}"?)` : "");
-      at = parsed.locateKey(path);
+      // a pasted token gets no suggestion: it is not a misspelt key
+      const guess = looksLikeToken(name) ? undefined : didYouMean(name, known);
+      text = `unknown key "${maskTokens(name)}"` + (guess ? ` (did you mean "${guess}"?)` : "");
+      key = true;
     } else if (e.keyword === "required") {
       text = `missing required key "${e.params.missingProperty}"`;
-      at = parsed.locateKey(path) ?? at;
+      key = parsed.locateKey(path) !== undefined;
     } else {
       text = message(e, isSecretPath(path));
     }
+    const note = parsed.aliasNote(path);
+    if (note) text += ` ${note}`;
+    const at = locateNear(parsed, path, key);
     const shown = formatKeyPath(path);
     if (seen.has(`${shown}\n${text}`)) continue;
     seen.add(`${shown}\n${text}`);
-    problems.push({ file, line: at?.line, col: at?.col, path: shown || undefined, message: text });
+    problems.push(maskProblem({ file, ...at, path: shown || undefined, message: text }));
   }
   return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
 }

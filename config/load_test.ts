@@ -29,7 +29,7 @@ Deno.test("no file anywhere: every default, source none, root under cwd", async 
 Deno.test("an empty or comment-only file means all defaults", async () => {
   const dir = tempTree({ ".the-loop/cli-config.yaml": "# nothing yet\n" });
   const loaded = await loadConfig({ env: envOf({}), cwd: dir });
-  assert.equal(loaded.source, "cwd");
+  assert.equal(loaded.source, "found");
   assert.equal(loaded.config.github.apiUrl, "https://api.github.com");
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isSecretPath, looksLikeToken, maskTokens } from "./_secrets.ts";
+import { isSecretPath, looksLikeToken, maskProblem, maskTokens } from "./_secrets.ts";
 
 const GHP = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"; // token-shaped, not a real token
 
@@ -38,4 +38,36 @@ Deno.test("isSecretPath: headers, secret-looking keys and variable-name keys", (
   assert.equal(isSecretPath(["hooks", 0, "env", 1]), true);
   assert.equal(isSecretPath(["polling", "intervalSeconds"]), false);
   assert.equal(isSecretPath(["github", "apiUrl"]), false);
+});
+
+Deno.test("maskTokens knows Slack, sk-, GitLab, npm and AWS shapes, and tokens glued to text", () => {
+  const shapes = [
+    "xoxb-" + "123456789012-abcdefABCDEF",
+    "sk-" + "proj-a1B2c3D4e5F6g7H8i9J0k1L2",
+    "sk_live_" + "a1B2c3D4e5F6g7H8i9J0",
+    "glpat-" + "a1B2c3D4e5F6g7H8i9J0",
+    "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "AKIA" + "IOSFODNN7EXAMPLE",
+  ];
+  for (const t of shapes) assert.equal(maskTokens(`key ${t} end`), "key [redacted] end", t);
+  assert.equal(maskTokens(`github.x${GHP}`), "github.x[redacted]");
+  assert.equal(maskTokens(`MY_${GHP}`), "MY_[redacted]");
+  assert.equal(maskTokens("aBearer abcdefghijklmnop1234"), "aBearer [redacted]");
+  // ordinary words and paths that merely contain the letters stay as they are
+  for (const text of ["hooks/risk-check-2024-quarterly-v2.ts", "task-assessment-for-the-team"]) {
+    assert.equal(maskTokens(text), text);
+  }
+});
+
+Deno.test("looksLikeToken: every shape the masker knows is a token, not a variable name", () => {
+  for (const t of ["xoxb-1234567890-abc", "sk-proj-abc", "glpat-x", "npm_x", `X${GHP}`]) {
+    assert.equal(looksLikeToken(t), true, t);
+  }
+});
+
+Deno.test("maskProblem masks a problem's key path and message, nothing else", () => {
+  assert.deepEqual(
+    maskProblem({ file: "f", line: 1, col: 2, path: `github.${GHP}`, message: `unknown "${GHP}"` }),
+    { file: "f", line: 1, col: 2, path: "github.[redacted]", message: 'unknown "[redacted]"' },
+  );
 });

@@ -135,3 +135,23 @@ Deno.test("$GITHUB_API_URL is checked like the key it supplies, when it is used"
     '(got "x"); fix it, unset it, or set github.apiUrl in the config file',
   ]);
 });
+
+Deno.test("an unknown key that is a token is masked in the key path, with no suggestion", async () => {
+  const lines = await problems(`github: { ${GHP}: 1, tokenEnvv: X }\n`);
+  assert.deepEqual(lines, [
+    'F:1:11: github.[redacted]: unknown key "[redacted]"',
+    'F:1:56: github.tokenEnvv: unknown key "tokenEnvv" (did you mean "tokenEnv"?)',
+  ]);
+});
+
+Deno.test("a token in permissions.env is refused as a token, not as a bad grant", async () => {
+  const lines = await problems([
+    "hooks:",
+    "  - name: m",
+    "    path: m.ts",
+    `    permissions: { env: [ROSTER_*, ${GHP}] }`,
+  ].join("\n"));
+  assert.deepEqual(lines, [
+    `F:4:36: hooks[0].permissions.env[1]: ${TOKEN_HINT} (e.g. MY_HOOK_TOKEN)`,
+  ]);
+});

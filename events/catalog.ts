@@ -67,7 +67,8 @@ export const EVENT_TYPES: Record<string, EventType> = {
       started: "string — UTC ISO-8601 time the call started",
       ended: "string — UTC ISO-8601 time the call ended",
       duration_ms: "number — ended minus started, in milliseconds",
-      disposition: "string — passed | decided | refused | failed | timed_out",
+      disposition:
+        "string — passed | decided | refused | failed | timed_out | skipped (not called: its circuit is open; a required hook's skip refuses the operation)",
       changed: "string[] — the decision keys the hook changed (empty unless decided)",
       exit_code: "number — command hooks: the exit code (absent for other kinds)",
       stdout: "string — command hooks: stdout, capped",
@@ -120,8 +121,45 @@ export const EVENT_TYPES: Record<string, EventType> = {
       hook: HOOK,
       timeout_ms: "number — the time budget it exceeded",
       leaked: "boolean — true when the hook's worker thread could not be stopped",
-      note: "string — only when leaked: what that means (a core stays busy until a restart)",
+      stuck:
+        "string — only when leaked: spinning (it busy-loops and holds a CPU core) | blocked (it waits, e.g. in Atomics.wait: no CPU, but the thread and its memory stay) | unknown (its thread's CPU time could not be read: not Linux)",
+      note: "string — only when leaked: what that means, in a sentence",
       work_item: WORK_ITEM,
+    },
+  },
+  "hooks.circuit_opened": {
+    description:
+      "A hook failed (or timed out) too often in a row, so its circuit opened: its calls are " +
+      "skipped until retry_at — a required hook's operations are refused meanwhile — then one " +
+      "probe call is let through. Written once per opening, and again only when a probe fails.",
+    level: "error",
+    fields: {
+      hook: HOOK,
+      kind: "string — module | remote | command",
+      point: "string — the lifecycle point of the call that opened it",
+      required: "boolean — true when its operations are refused while it is open",
+      failures:
+        "number — failures in a row: those that opened it (5 within 60 s by default), plus failed probes",
+      last_error: "string — the last failure's first line",
+      opened_at: "string — UTC ISO-8601 time it first opened",
+      retry_at: "string — UTC ISO-8601 time after which one probe call is let through",
+      cool_down_ms:
+        "number — how long it stays open (30 s, doubling after each failed probe, at most 10 min)",
+      reopened: "boolean — true when a probe failed and it opened again",
+      work_item: WORK_ITEM,
+    },
+  },
+  "hooks.circuit_closed": {
+    description: "A hook's open circuit closed again: its calls go through.",
+    level: "info",
+    fields: {
+      hook: HOOK,
+      kind: "string — module | remote | command",
+      point: "string — the point of the probe call that worked (absent after a reload)",
+      after:
+        "string — cool-down (the probe after the cool-down worked) | reset (`the-loop hooks reset` re-armed it and the probe worked) | reload (the hooks were configured again, with fresh executors)",
+      opened_at: "string — UTC ISO-8601 time it had opened",
+      skipped: "number — calls skipped while it was open (in this process)",
     },
   },
 };

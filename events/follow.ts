@@ -2,13 +2,14 @@
  * Tails the event log live (`the-loop events --follow`). Polls the file: new complete lines are
  * parsed, filtered and handed on; a file that shrinks was truncated (read again from the start);
  * a file replaced by another (rotation) is drained to its end, then the new file is read from
- * its start; a missing file is waited for.
+ * its start; a missing file is waited for. A line longer than `MAX_LINE_BYTES` (1 MiB) is
+ * discarded as it is read (across polls, however slowly it is written) and reported, unparsed.
  *
  * @module
  */
 import type { EventRecord } from "./_record.ts";
 import { compileFilter, type EventFilter } from "./_filter.ts";
-import { linesForward } from "./_lines.ts";
+import { linesForward, type OversizedLine } from "./_lines.ts";
 import { parseLine } from "./query.ts";
 import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";
 
@@ -22,6 +23,8 @@ export interface FollowOptions {
   onRecord(record: EventRecord): void;
   /** Called when a line is not a JSON event record. */
   onSkip?(line: string): void;
+  /** Called for each line skipped, unparsed, for being longer than `MAX_LINE_BYTES` (1 MiB). */
+  onOversized?(line: OversizedLine): void;
   /** Called on truncation and rotation, with a one-line note. */
   onNotice?(message: string): void;
   /** Following stops when this resolves. */
@@ -34,6 +37,8 @@ interface Open {
   file: Deno.FsFile;
   ino: number | null;
   pos: number;
+  /** Set while an over-long line that began here is being discarded. */
+  skipFrom?: number;
 }
 
 async function openAt(path: string, pos: number): Promise<Open | undefined> {
@@ -75,14 +80,17 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
     for await (
       const batch of linesForward(checkedReader(cur.file, opts.path), {
         start: cur.pos,
+        skipFrom: cur.skipFrom,
       })
     ) {
+      for (const line of batch.oversized) opts.onOversized?.(line);
       for (const line of batch.lines) {
         const r = parseLine(line);
         if (!r) opts.onSkip?.(line);
         else if (keep(r)) opts.onRecord(r);
       }
       cur.pos = batch.end;
+      cur.skipFrom = batch.skipFrom;
     }
   };
   try {
@@ -92,6 +100,7 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
         if (size < current.pos) {
           opts.onNotice?.(`${opts.path} was truncated; reading it from the start`);
           current.pos = 0;
+          current.skipFrom = undefined;
         }
         await drain(current);
         const now = await statOrNull(opts.path);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type EventRecord, followEvents } from "./mod.ts";
+import { MAX_LINE_BYTES, type OversizedLine } from "./query.ts";
 
 const line = (seq: number, event = "hooks.ran") =>
   JSON.stringify({
@@ -81,4 +82,33 @@ Deno.test("followEvents starts at the given offset and stops promptly", async ()
   assert.equal(await Promise.race([following.then(() => "stopped"), hung]), "stopped");
   clearTimeout(timer);
   assert.deepEqual(got, [2]);
+});
+
+Deno.test("followEvents skips a line over the cap, written in pieces, and reads on", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  Deno.writeTextFileSync(path, line(1));
+  const got: number[] = [];
+  const over: OversizedLine[] = [];
+  let stop!: () => void;
+  const following = followEvents({
+    path,
+    start: 0,
+    onRecord: (r) => got.push(r.seq as number),
+    onOversized: (l) => over.push(l),
+    stop: new Promise<void>((r) => stop = r),
+    pollMs: 5,
+  });
+  await until(() => got.length === 1, "the first line");
+  const offset = Deno.statSync(path).size;
+  const big = '{"event":"hooks.ran","pad":"' + "x".repeat(MAX_LINE_BYTES) + '"}';
+  for (let i = 0; i < big.length; i += 256 * 1024) {
+    Deno.writeTextFileSync(path, big.slice(i, i + 256 * 1024), { append: true });
+  }
+  Deno.writeTextFileSync(path, "\n" + line(2), { append: true });
+  await until(() => got.length === 2, "the line after the long one");
+  stop();
+  await following;
+  assert.deepEqual(got, [1, 2]);
+  assert.deepEqual(over, [{ offset, bytes: big.length }]);
 });

@@ -1,12 +1,16 @@
 /**
  * How `the-loop events` shows records and the catalog to people: table rows with a short
  * summary of the type-specific fields, and the catalog as text or as the Markdown table that
- * `docs/events.md` holds.
+ * `docs/events.md` holds. A record's text is anyone's (a hook's refusal reason, a command's
+ * output): every cell made from it passes through {@linkcode visible}, so a control character
+ * (an OSC 52 clipboard write, a clear-screen, a carriage return, a bidi override) prints as a
+ * visible escape instead of acting on the operator's terminal.
  *
  * @module
  */
 import { COMMON_FIELDS, EVENT_TYPES } from "./catalog.ts";
 import type { EventRecord } from "./_record.ts";
+import { visible } from "../terminal.ts";
 
 /** The table's columns. */
 export const TABLE_HEADERS = ["ts", "level", "source", "event", "work_item", "summary"];
@@ -15,19 +19,27 @@ const SHOWN = new Set(["ts", "level", "source", "event", "pid", "work_item"]);
 const VALUE_MAX = 40;
 const SUMMARY_MAX = 120;
 
+/** Record-originated text as one inert line of a table cell. */
+function cellText(text: string): string {
+  return visible(text, { multiline: false });
+}
+
 function short(value: unknown): string {
   let text = typeof value === "string"
     ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value))
     : JSON.stringify(value) ?? String(value);
-  text = text.replace(/\s+/g, " ");
+  text = cellText(text.replace(/\s+/g, " ")); // before the cap, so the cap is what shows
   return text.length > VALUE_MAX ? text.slice(0, VALUE_MAX - 1) + "…" : text;
 }
 
-/** `key=value` pairs of the fields the table has no column for, capped in length. */
+/**
+ * `key=value` pairs of the fields the table has no column for, capped in length, control
+ * characters in keys and values shown as escapes.
+ */
 export function summarize(record: EventRecord): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(record)) {
-    if (!SHOWN.has(k) && v !== undefined) parts.push(`${k}=${short(v)}`);
+    if (!SHOWN.has(k) && v !== undefined) parts.push(`${cellText(k)}=${short(v)}`);
   }
   const text = parts.join(" ");
   return text.length > SUMMARY_MAX ? text.slice(0, SUMMARY_MAX - 1) + "…" : text;
@@ -43,7 +55,10 @@ export function workItemOf(record: EventRecord): string {
   return "-";
 }
 
-/** One table row per record. */
+/**
+ * One table row per record: the one place the table and text formats render a record, so every
+ * cell is made inert here (`multiline: false`: a newline in a cell is shown as `\n`).
+ */
 export function tableRow(record: EventRecord): string[] {
   const cell = (v: unknown) => (typeof v === "string" ? v : v === undefined ? "-" : String(v));
   return [
@@ -52,8 +67,8 @@ export function tableRow(record: EventRecord): string[] {
     cell(record.source),
     cell(record.event),
     workItemOf(record),
-    summarize(record),
-  ];
+    summarize(record), // already inert, and capped as shown; cellText leaves it as it is
+  ].map(cellText);
 }
 
 /** The catalog for a terminal: each type, its level and description, then its fields. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TableStream } from "./mod.ts";
+import { tableRow, TableStream } from "./mod.ts";
 import { table } from "../commands/_output.ts";
 
 const HEADERS = ["a", "bb", "c"];
@@ -49,4 +49,36 @@ Deno.test("TableStream: flush() goes live; with nothing held the next row sizes 
     "a  bb  c\nx  y   tail one\n",
     "long-cell  z   tail two\n",
   ]);
+});
+
+Deno.test("tableRow makes every control character in a record visible, keys and types too", () => {
+  const row = tableRow({
+    ts: "2026-07-22T10:00:00.000Z\r",
+    level: "warning",
+    source: "hooks\x9b31m",
+    event: "hooks.refused\u202e",
+    pid: 1,
+    work_item: "acme/app#1\x1b[2J",
+    hook: "\x1b]52;c;ZXZpbA\x07",
+    "k\x1bey": "a\nb",
+    reason: "failed\rpassed \x9b2J",
+  });
+  assert.deepEqual(row, [
+    "2026-07-22T10:00:00.000Z\\r",
+    "warning",
+    "hooks\\x9b31m",
+    "hooks.refused\\u{202e}",
+    "acme/app#1\\e[2J",
+    'hook=\\e]52;c;ZXZpbA\\x07 k\\eey="a\\nb" reason="failed\\rpassed \\x9b2J"',
+  ]);
+  // the summary's caps apply to what is shown
+  const long = tableRow({
+    ts: "t",
+    level: "info",
+    source: "s",
+    event: "e",
+    pid: 1,
+    v: "\x07".repeat(60),
+  });
+  assert.equal(long[5], "v=" + "\\x07".repeat(9) + "\\x0…");
 });

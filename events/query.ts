@@ -1,14 +1,24 @@
 /**
  * Queries the event log without reading it into memory. `limit` without filters reads blocks
  * backwards from the end until it has that many records; with filters the file is streamed
- * forward through a ring buffer of the last `limit` matches.
+ * forward through a ring buffer of the last `limit` matches. Either way the cost is linear in the
+ * bytes read, and a line longer than {@linkcode MAX_LINE_BYTES} is skipped unparsed (reported
+ * through `onOversized`).
  *
  * @module
  */
 import type { EventRecord } from "./_record.ts";
 import { compileFilter, compileLineCheck, type EventFilter, isEmptyFilter } from "./_filter.ts";
-import { linesBackward, linesForward, type RandomReader } from "./_lines.ts";
+import {
+  linesBackward,
+  linesForward,
+  MAX_LINE_BYTES,
+  type OversizedLine,
+  type RandomReader,
+} from "./_lines.ts";
 import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";
+
+export { MAX_LINE_BYTES, type OversizedLine };
 
 /** Options for {@linkcode queryEvents}. */
 export interface QueryOptions {
@@ -22,6 +32,8 @@ export interface QueryOptions {
    * memory: what `the-loop events --limit 0` does for every format).
    */
   onRecord?: (record: EventRecord) => void;
+  /** Called for each line skipped, unparsed, for being longer than {@linkcode MAX_LINE_BYTES}. */
+  onOversized?: (line: OversizedLine) => void;
 }
 
 /** What a query found. */
@@ -52,16 +64,28 @@ export function parseLine(line: string): EventRecord | undefined {
   }
 }
 
-/** The last `n` records of bytes `[0, end)`, reading backwards; `skipped` counts bad lines met. */
+/** Options for {@linkcode tailRecords}. */
+export interface TailOptions {
+  /** Called for each line skipped for its length (see {@linkcode linesBackward}). */
+  onOversized?: (line: OversizedLine) => void;
+  /** Lines longer than this are skipped; default {@linkcode MAX_LINE_BYTES}. */
+  maxLineBytes?: number;
+}
+
+/**
+ * The last `n` records of bytes `[0, end)`, reading backwards; `skipped` counts bad lines met
+ * (over-long ones go to `opts.onOversized` instead).
+ */
 export async function tailRecords(
   reader: RandomReader,
   end: number,
   n: number,
+  opts: TailOptions = {},
 ): Promise<{ records: EventRecord[]; skipped: number }> {
   const records: EventRecord[] = [];
   let skipped = 0;
   if (n <= 0) return { records, skipped };
-  for await (const line of linesBackward(reader, end)) {
+  for await (const line of linesBackward(reader, end, opts)) {
     const r = parseLine(line);
     if (!r) skipped++;
     else if (records.push(r) >= n) break;
@@ -114,7 +138,8 @@ async function scan(file: Deno.FsFile, opts: QueryOptions): Promise<QueryResult>
   const reader = checkedReader(file, opts.path);
   const filter = opts.filter ?? {};
   if (opts.limit > 0 && isEmptyFilter(filter)) {
-    return { exists: true, ...await tailRecords(reader, size, opts.limit), end: size };
+    const tail = await tailRecords(reader, size, opts.limit, { onOversized: opts.onOversized });
+    return { exists: true, ...tail, end: size };
   }
   const keep = compileFilter(filter);
   const maybe = compileLineCheck(filter);
@@ -123,6 +148,7 @@ async function scan(file: Deno.FsFile, opts: QueryOptions): Promise<QueryResult>
   let skipped = 0;
   let end = 0;
   for await (const batch of linesForward(reader, { start: 0, final: true })) {
+    for (const line of batch.oversized) opts.onOversized?.(line);
     for (const line of batch.lines) {
       if (!maybe(line)) continue;
       const r = parseLine(line);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { followEvents, queryEvents } from "./mod.ts";
 import { linesBackward, linesForward, type RandomReader } from "./_lines.ts";
-import { tailRecords } from "./query.ts";
+import { MAX_LINE_BYTES, tailRecords } from "./query.ts";
 
 /** A reader over bytes in memory that counts what it hands out. */
 function countingReader(bytes: Uint8Array): RandomReader & { read: number } {
@@ -61,7 +61,9 @@ Deno.test("backward and forward line readers agree across block edges and UTF-8"
   const want = [...lines, "tail-without-newline"];
   for (const size of [1, 7, 64, 4096]) {
     const back: string[] = [];
-    for await (const l of linesBackward(countingReader(bytes), bytes.length, size)) back.push(l);
+    for await (const l of linesBackward(countingReader(bytes), bytes.length, { blockSize: size })) {
+      back.push(l);
+    }
     assert.deepEqual(back.reverse(), want, `block ${size}`);
     const fwd: string[] = [];
     let end = 0;
@@ -155,4 +157,32 @@ Deno.test("queryEvents and followEvents name an unreadable log and where its pat
     }),
     (e: Error) => e.message === "Broken pipe (os error 32)",
   );
+});
+
+Deno.test("queryEvents skips a line over the cap unparsed: tail read and filtered scan alike", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const head = Array.from({ length: 10 }, (_, i) => line(i) + "\n").join("");
+  const big = JSON.stringify({ ...JSON.parse(line(10)), pad: "x".repeat(MAX_LINE_BYTES) });
+  Deno.writeTextFileSync(path, head + big + "\n" + line(11) + "\n" + line(12) + "\n");
+  const want = { offset: new TextEncoder().encode(head).length, bytes: big.length };
+  for (const filter of [undefined, { types: ["poll.*"] }]) {
+    const over: unknown[] = [];
+    const r = await queryEvents({ path, limit: 4, filter, onOversized: (l) => over.push(l) });
+    assert.deepEqual(r.records.map((x) => x.seq), [8, 9, 11, 12]);
+    assert.equal(r.skipped, 0); // not counted as malformed: reported apart
+    assert.deepEqual(over, [want]);
+  }
+  // a line of exactly the cap is a record; one byte more is not
+  const sized = (bytes: number) => {
+    const rec = { ...JSON.parse(line(13)), pad: "" };
+    return JSON.stringify({ ...rec, pad: "x".repeat(bytes - JSON.stringify(rec).length) });
+  };
+  for (const [bytes, seqs] of [[MAX_LINE_BYTES, [13]], [MAX_LINE_BYTES + 1, []]] as const) {
+    Deno.writeTextFileSync(path, sized(bytes) + "\n");
+    for (const filter of [undefined, { types: ["poll.*"] }]) {
+      const r = await queryEvents({ path, limit: 1, filter });
+      assert.deepEqual(r.records.map((x) => x.seq), seqs, `${bytes} bytes`);
+    }
+  }
 });

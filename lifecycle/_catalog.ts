@@ -21,6 +21,11 @@ export interface FieldSpec {
   readonly default?: string | boolean;
   /** One line: what the field means. */
   readonly doc: string;
+  /**
+   * A string decision's cap, in UTF-8 bytes: a longer value fails the hook (see
+   * {@linkcode DECISION_MAX_BYTES}).
+   */
+  readonly maxBytes?: number;
 }
 
 /** One point of the catalog. */
@@ -34,12 +39,48 @@ export interface PointSpec {
 const wi = { name: "work_item", type: "WorkItem", decision: false, doc: "the work item" } as const;
 const fact = <N extends string, T extends FieldType>(name: N, type: T, doc: string) =>
   ({ name, type, decision: false, doc }) as const;
+const KiB = 1024;
+
+/**
+ * The cap on each string decision, in UTF-8 bytes. Over its cap a hook's answer is refused whole
+ * and the call fails, naming the field, its size and the cap: a hook cannot make the-loop post,
+ * log or hand a harness an unbounded text. Booleans need no cap.
+ */
+export const DECISION_MAX_BYTES = {
+  /** Posted on the ticket with a refusal, written to the event log. */
+  reason: 4 * KiB,
+  /** The text a harness boots on. */
+  prompt: 256 * KiB,
+  /** A person's input as delivered to the session. */
+  text: 256 * KiB,
+  /** An agent's question as posted (a GitHub comment holds 65 536 characters at most). */
+  question: 64 * KiB,
+  /** The channels' one-line summary. */
+  summary: 1 * KiB,
+} as const;
+
+/**
+ * The cap on a hook's whole answer, serialized as JSON, in bytes: a module hook's answer is
+ * measured inside its worker before it is posted to the-loop (a value referenced many times
+ * counts every time), a remote hook's response body and a command hook's stdout are read no
+ * further than this.
+ */
+export const ANSWER_MAX_BYTES = 1024 * KiB;
+
 const decide = <N extends string, T extends "string" | "boolean", D extends string | boolean>(
   name: N,
   type: T,
   dflt: D,
   doc: string,
-) => ({ name, type, decision: true, default: dflt, doc }) as const;
+) => {
+  const max = type === "string"
+    ? (DECISION_MAX_BYTES as Record<string, number | undefined>)[name]
+    : undefined;
+  if (type === "string" && max === undefined) throw new Error(`decision ${name} has no size cap`);
+  return { name, type, decision: true, default: dflt, doc, ...(max ? { maxBytes: max } : {}) } as
+    & { readonly name: N; readonly type: T; readonly decision: true; readonly default: D }
+    & { readonly doc: string; readonly maxBytes?: number };
+};
 
 const proceed = decide("proceed", "boolean", true, "false refuses the operation");
 const reason = decide("reason", "string", "", "posted on the ticket with a refusal");

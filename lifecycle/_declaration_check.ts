@@ -1,9 +1,12 @@
 /**
  * The declaration parser's bookkeeping: collects every problem with its key path and the
  * `file:line:col` the config loader's `locate` gives, and the small type checks every key uses.
+ * Token-shaped text is masked in every problem (its key path and message) as it is recorded, and
+ * a token given where a variable's NAME belongs is refused.
  *
  * @module
  */
+import { looksLikeToken, maskProblem, maskTokens, tokenNotName } from "../config/secrets.ts";
 import type { Problem } from "../errors.ts";
 
 /** A key path into the config, e.g. `["hooks", 1, "on", 0]`. */
@@ -19,7 +22,7 @@ export function renderPath(keyPath: KeyPath): string {
   return out;
 }
 
-/** A value as an error message quotes it: JSON, shortened. */
+/** A value as an error message quotes it: JSON, tokens masked, then shortened. */
 export function show(value: unknown): string {
   let text: string;
   try {
@@ -27,6 +30,7 @@ export function show(value: unknown): string {
   } catch {
     text = String(value);
   }
+  text = maskTokens(text); // before shortening, which could cut a token below its masked shape
   return text.length > 60 ? text.slice(0, 57) + "..." : text;
 }
 
@@ -54,12 +58,12 @@ export class Collector {
   /** Records a problem at `keyPath`; `hook` names the entry it belongs to. */
   add(keyPath: KeyPath, message: string, hook?: string): void {
     const at = this.where(keyPath);
-    this.problems.push({
+    this.problems.push(maskProblem({
       ...(this.#file !== undefined ? { file: this.#file } : {}),
       ...(at ? { line: at.line, col: at.col } : {}),
       path: renderPath(keyPath),
       message: hook ? `hook "${hook}": ${message}` : message,
-    });
+    }));
   }
 }
 
@@ -70,6 +74,11 @@ export function isMap(v: unknown): v is Record<string, unknown> {
 
 /** An environment variable's name (the only thing the config ever holds about a secret). */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Is `v` a pasted token rather than a variable's name? (Then say so, never echoing it.) */
+export function isTokenNotName(v: unknown): v is string {
+  return typeof v === "string" && looksLikeToken(v);
+}
 
 /** The checks of one entry: reports under `hooks[i]`, naming the entry. */
 export class EntryCheck {
@@ -94,12 +103,22 @@ export class EntryCheck {
     return dflt;
   }
 
-  /** A string key (non-empty), or undefined when absent or wrong. */
-  str(key: string, opts: { pattern?: RegExp; what?: string } = {}): string | undefined {
+  /**
+   * A string key (non-empty), or undefined when absent or wrong; `envName` refuses a value that
+   * looks like a token (the key holds a variable's NAME).
+   */
+  str(
+    key: string,
+    opts: { pattern?: RegExp; what?: string; envName?: boolean } = {},
+  ): string | undefined {
     const v = this.raw[key];
     if (v === undefined) return undefined;
     if (typeof v !== "string" || v === "") {
       this.err([key], `must be a non-empty string (got ${show(v)})`);
+      return undefined;
+    }
+    if (opts.envName && isTokenNotName(v)) {
+      this.err([key], tokenNotName());
       return undefined;
     }
     if (opts.pattern && !opts.pattern.test(v)) {
@@ -134,8 +153,16 @@ export class EntryCheck {
     return dflt;
   }
 
-  /** A list of strings each matching `pattern`; undefined when absent or wrong. */
-  names(key: string, pattern: RegExp, what: string): string[] | undefined {
+  /**
+   * A list of strings each matching `pattern`; undefined when absent or wrong; `envNames`
+   * refuses an item that looks like a token (the items are variables' NAMES).
+   */
+  names(
+    key: string,
+    pattern: RegExp,
+    what: string,
+    opts: { envNames?: boolean } = {},
+  ): string[] | undefined {
     const v = this.raw[key];
     if (v === undefined) return undefined;
     if (!Array.isArray(v)) {
@@ -144,7 +171,10 @@ export class EntryCheck {
     }
     let ok = true;
     v.forEach((item, i) => {
-      if (typeof item !== "string" || !pattern.test(item)) {
+      if (opts.envNames && isTokenNotName(item)) {
+        this.err([key, i], tokenNotName());
+        ok = false;
+      } else if (typeof item !== "string" || !pattern.test(item)) {
         this.err([key, i], `must be ${what} (got ${show(item)})`);
         ok = false;
       }

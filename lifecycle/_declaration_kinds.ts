@@ -6,7 +6,8 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
-import { type EntryCheck, ENV_NAME, isMap, show } from "./_declaration_check.ts";
+import { looksLikeToken, tokenNotName } from "../config/secrets.ts";
+import { type EntryCheck, ENV_NAME, isMap, isTokenNotName, show } from "./_declaration_check.ts";
 import type { Grants } from "./declaration.ts";
 
 /** Where relative paths resolve and what `~` means. */
@@ -80,6 +81,8 @@ function permissions(e: EntryCheck, r: Resolve): Grants {
           here,
           `a net grant is host or host:port, e.g. roster.acme.example:443 (got ${show(item)})`,
         );
+      } else if (key === "env" && isTokenNotName(item)) {
+        e.err(here, tokenNotName());
       } else if (key === "env" && !ENV_GRANT.test(item)) {
         e.err(
           here,
@@ -138,7 +141,11 @@ const NO_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"]);
 
 /** The fields of a `url:` entry. */
 export function remoteFields(e: EntryCheck) {
-  const tokenEnv = e.str("tokenEnv", { pattern: ENV_NAME, what: "an environment variable NAME" });
+  const tokenEnv = e.str("tokenEnv", {
+    pattern: ENV_NAME,
+    what: "an environment variable NAME",
+    envName: true,
+  });
   const raw = e.raw.url;
   let url: URL | undefined;
   try {
@@ -167,7 +174,13 @@ export function remoteFields(e: EntryCheck) {
   } else if (rawHeaders) {
     for (const [name, value] of Object.entries(rawHeaders)) {
       if (!HEADER.test(name)) e.err(["headers", name], "is not a valid HTTP header name");
-      else if (NO_HEADERS.has(name.toLowerCase())) {
+      else if (looksLikeToken(name)) {
+        e.err(
+          ["headers", name],
+          "this header name looks like a token: credentials never live in the config; " +
+            "name the token's variable in tokenEnv",
+        );
+      } else if (NO_HEADERS.has(name.toLowerCase())) {
         e.err(
           ["headers", name],
           `may not be set in the config: credentials never live there; name the token's variable in tokenEnv`,
@@ -205,7 +218,7 @@ export function commandFields(e: EntryCheck, r: Resolve) {
   return {
     argv,
     cwd: r.baseDir,
-    env: e.names("env", ENV_NAME, "an environment variable name") ?? [],
+    env: e.names("env", ENV_NAME, "an environment variable name", { envNames: true }) ?? [],
     maxOutputBytes: e.positive("maxOutputBytes", 65536, {
       integer: true,
       min: 1024,

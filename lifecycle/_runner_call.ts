@@ -8,11 +8,13 @@
 import { applyAnswer, type Context, decisionNames } from "./contract.ts";
 import type { Entry } from "./declaration.ts";
 import { timeoutMs } from "./declaration.ts";
-import { type CallResult, type Executor, HookTimeout } from "./executor.ts";
+import { type CallResult, type Executor, HookTimeout, type Stuck } from "./executor.ts";
 import type { PointName } from "./points.ts";
 
-/** How one call ended, as `hooks.ran` reports it. */
-export type Disposition = "passed" | "decided" | "refused" | "failed" | "timed_out";
+/**
+ * How one call ended, as `hooks.ran` reports it; `skipped`: not called, its circuit is open.
+ */
+export type Disposition = "passed" | "decided" | "refused" | "failed" | "timed_out" | "skipped";
 
 /** What one call did. */
 export interface Outcome {
@@ -25,6 +27,8 @@ export interface Outcome {
   refusal?: string;
   /** Set on timed_out: the executor could not stop the hook. */
   leaked?: boolean;
+  /** Set with leaked: whether its thread spins or is blocked. */
+  stuck?: Stuck;
   /** A later hook tried to overturn an earlier refusal; its proceed/reason were undone. */
   overturnBlocked?: boolean;
   telemetry?: CallResult["telemetry"];
@@ -47,6 +51,7 @@ export async function callOne(
   entry: Entry,
   executor: Executor,
   redact: (text: string) => string = (t) => t,
+  probe = false,
 ): Promise<Outcome> {
   const c = ctx as unknown as Fields;
   const proceedPoint = hasProceed(point);
@@ -54,7 +59,11 @@ export async function callOne(
   let telemetry: CallResult["telemetry"];
   try {
     const params = JSON.parse(JSON.stringify(ctx)) as Fields;
-    const result = await executor.call(point, params, { timeoutMs: timeoutMs(entry) });
+    const result = await executor.call(
+      point,
+      params,
+      probe ? { timeoutMs: timeoutMs(entry), probe } : { timeoutMs: timeoutMs(entry) },
+    );
     if (!result || typeof result !== "object") {
       throw new Error(`the executor returned ${String(result)} instead of a result`);
     }
@@ -99,6 +108,7 @@ export async function callOne(
       changed: [],
       error,
       ...(err instanceof HookTimeout ? { leaked: err.leaked } : {}),
+      ...(err instanceof HookTimeout && err.stuck ? { stuck: err.stuck } : {}),
       ...(telemetry ? { telemetry } : {}),
     };
     if (entry.required && proceedPoint && c.proceed !== false) {
@@ -111,6 +121,22 @@ export async function callOne(
     }
     return out;
   }
+}
+
+/**
+ * A call the runner does not make because the hook's circuit is open. A required hook at a
+ * point with a `proceed` decision refuses the operation (`reason`): it fails closed.
+ */
+export function skipOne(point: PointName, ctx: Context, entry: Entry, reason: string): Outcome {
+  const c = ctx as unknown as Fields;
+  const out: Outcome = { disposition: "skipped", changed: [] };
+  if (entry.required && hasProceed(point) && c.proceed !== false) {
+    c.proceed = false;
+    c.reason = reason;
+    out.changed = ["proceed", "reason"];
+    out.refusal = reason;
+  }
+  return out;
 }
 
 /** The most of a command's stderr that becomes a refusal's reason, in characters. */

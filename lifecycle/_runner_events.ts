@@ -7,7 +7,9 @@
  */
 import type { EventSink } from "../events/mod.ts";
 import type { Entry } from "./declaration.ts";
+import type { Stuck } from "./executor.ts";
 import type { Outcome } from "./_runner_call.ts";
+import type { Transition } from "./_circuit.ts";
 import type { PointName } from "./points.ts";
 
 /** What {@linkcode report} needs about one call. */
@@ -21,17 +23,33 @@ export interface CallReport {
   timeoutMs: number;
 }
 
-/** The sentence a leaked timeout adds, in the event and the warning. */
-export const LEAKED_NOTE = "its worker thread could not be stopped and keeps a CPU core busy " +
-  "until the-loop restarts; the hook is disabled until then";
+/** The sentence a leaked timeout adds, in the event and the warning, by what the thread does. */
+export function leakedNote(stuck: Stuck | undefined): string {
+  switch (stuck) {
+    case "spinning":
+      return "its worker thread busy-loops and could not be stopped: it keeps a CPU core busy " +
+        "until the-loop restarts; the hook is disabled until then";
+    case "blocked":
+      return "its worker thread is blocked (e.g. Atomics.wait) and could not be stopped: it " +
+        "holds no CPU, but the thread and its memory stay until the-loop restarts; the hook " +
+        "is disabled until then";
+    default:
+      return "its worker thread could not be stopped and may keep a CPU core busy until " +
+        "the-loop restarts; the hook is disabled until then";
+  }
+}
 
-/** Emits the events of one call. A sink that throws is ignored (the chain must go on). */
-export function report(sink: EventSink, r: CallReport, redact: (s: string) => string): void {
-  const emit = (event: string, fields: Record<string, unknown>, level?: "warning" | "error") => {
+function emitter(sink: EventSink) {
+  return (event: string, fields: Record<string, unknown>, level?: "warning" | "error") => {
     try {
       sink.emit(event, fields, level ? { level } : undefined);
     } catch { /* a broken sink must not stop the chain */ }
   };
+}
+
+/** Emits the events of one call. A sink that throws is ignored (the chain must go on). */
+export function report(sink: EventSink, r: CallReport, redact: (s: string) => string): void {
+  const emit = emitter(sink);
   const { outcome: o, entry } = r;
   const base = { point: r.point, hook: entry.name };
   if (o.disposition === "timed_out") {
@@ -39,7 +57,7 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
       ...base,
       timeout_ms: r.timeoutMs,
       leaked: o.leaked === true,
-      ...(o.leaked ? { note: LEAKED_NOTE } : {}),
+      ...(o.leaked ? { stuck: o.stuck ?? "unknown", note: leakedNote(o.stuck) } : {}),
       work_item: r.workItem,
     }, "warning");
   }
@@ -73,4 +91,44 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
     ...(t?.stdout_truncated !== undefined ? { stdout_truncated: t.stdout_truncated } : {}),
     ...(t?.stderr_truncated !== undefined ? { stderr_truncated: t.stderr_truncated } : {}),
   });
+}
+
+/** What {@linkcode reportCircuit} needs about a circuit's change. */
+export interface CircuitReport {
+  entry: Entry;
+  transition: Transition;
+  /** The point of the call that changed it (absent for a reload). */
+  point?: PointName;
+  workItem?: string | null;
+}
+
+/** Emits `hooks.circuit_opened` or `hooks.circuit_closed` (its `last_error` already redacted). */
+export function reportCircuit(sink: EventSink, r: CircuitReport): void {
+  const emit = emitter(sink);
+  const { entry, transition: t } = r;
+  const base = {
+    hook: entry.name,
+    kind: entry.kind,
+    ...(r.point !== undefined ? { point: r.point } : {}),
+  };
+  if (t.kind === "opened") {
+    emit("hooks.circuit_opened", {
+      ...base,
+      required: entry.required,
+      failures: t.failures,
+      last_error: t.lastError,
+      opened_at: new Date(t.openedAt).toISOString(),
+      retry_at: new Date(t.retryAt).toISOString(),
+      cool_down_ms: t.coolDownMs,
+      reopened: t.reopened,
+      work_item: r.workItem ?? null,
+    });
+  } else {
+    emit("hooks.circuit_closed", {
+      ...base,
+      after: t.after,
+      opened_at: new Date(t.openedAt).toISOString(),
+      skipped: t.skipped,
+    });
+  }
 }

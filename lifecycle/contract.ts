@@ -9,15 +9,23 @@
  *
  * @module
  */
-import { CATALOG, type FieldSpec, type FieldType, type PointSpec } from "./_catalog.ts";
-import type { PointName } from "./points.ts";
+import {
+  ANSWER_MAX_BYTES,
+  CATALOG,
+  DECISION_MAX_BYTES,
+  type FieldSpec,
+  type FieldType,
+  type PointSpec,
+} from "./_catalog.ts";
+import { applyAnswer as applyTyped, type ApplyOptions, DecisionTypeError } from "./_context.ts";
+import { isPointName, type PointName } from "./points.ts";
 import type { WorkItem } from "./work_item.ts";
 
 export type { FieldSpec, FieldType, PointSpec };
+export { ANSWER_MAX_BYTES, DECISION_MAX_BYTES };
 export { POINT_NAMES } from "./points.ts";
 export type { PointName } from "./points.ts";
 export {
-  applyAnswer,
   type ApplyOptions,
   ContextError,
   decisionNames,
@@ -30,6 +38,65 @@ export { contextJsonSchema, type JsonSchema, pointSchema } from "./_schema.ts";
 
 /** The catalog: every point's name, when it fires, and its field table. */
 export const POINTS: { readonly [P in PointName]: PointSpec } = CATALOG;
+
+/** The bytes `s` takes as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD). */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** `n` bytes, with its KiB/MiB figure when that reads better: `4096 bytes (4 KiB)`. */
+export function sizeText(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const [unit, div] = n < 1024 * 1024 ? ["KiB", 1024] : ["MiB", 1024 * 1024];
+  const v = n / div;
+  return `${n} bytes (${Number.isInteger(v) ? v : v.toFixed(1)} ${unit})`;
+}
+
+/**
+ * Applies a hook's answer to `ctx`: copies its DECISION fields, type-checked and size-checked.
+ * A fact given with the value it has in `ctx` is ignored (a hook may return the whole context it
+ * was handed); a fact with another value, an unknown key, a wrongly typed decision or a string
+ * decision over its cap ({@linkcode DECISION_MAX_BYTES}, UTF-8 bytes) refuses the whole answer
+ * and nothing is applied. `null`/`undefined` is a pass. `answer` must not be `ctx` itself.
+ *
+ * @returns the names of the decisions whose value changed, in table order.
+ * @throws {DecisionTypeError} naming the hook, the point and the field (and, over a cap, its
+ * size and the cap).
+ */
+export function applyAnswer<P extends PointName>(
+  point: P,
+  ctx: ContextOf<P>,
+  answer: unknown,
+  opts: ApplyOptions = {},
+): string[] {
+  if (isPointName(point) && typeof answer === "object" && answer !== null) {
+    const given = answer as Record<string, unknown>;
+    for (const f of CATALOG[point].fields as readonly FieldSpec[]) {
+      const value = Object.hasOwn(given, f.name) ? given[f.name] : undefined;
+      if (f.maxBytes === undefined || typeof value !== "string") continue;
+      if (value.length <= f.maxBytes / 3) continue; // at most 3 bytes a UTF-16 unit: within
+      const size = utf8Bytes(value);
+      if (size <= f.maxBytes) continue;
+      const who = opts.hook === undefined ? "a hook" : `hook ${JSON.stringify(opts.hook)}`;
+      throw new DecisionTypeError(
+        `${who} at ${point}: decision "${f.name}" is ${sizeText(size)} of UTF-8, over its cap of ` +
+          `${sizeText(f.maxBytes)}; the answer is refused whole: shorten it`,
+        { hook: opts.hook ?? "", point, field: f.name },
+      );
+    }
+  }
+  return applyTyped(point, ctx, answer, opts);
+}
 
 /** `work_item_start`: once per arming, before the workspace is prepared. */
 export interface WorkItemStart {

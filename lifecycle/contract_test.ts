@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import {
+  ANSWER_MAX_BYTES,
   applyAnswer,
   ContextError,
+  DECISION_MAX_BYTES,
   decisionNames,
   decisionsOf,
   DecisionTypeError,
@@ -9,6 +11,8 @@ import {
   POINT_NAMES,
   POINTS,
   type SessionSpawn,
+  sizeText,
+  utf8Bytes,
 } from "./contract.ts";
 import { workItemFromRef } from "./work_item.ts";
 
@@ -224,4 +228,70 @@ Deno.test("decisionsOf copies only the decisions", () => {
     proceed: true,
     reason: "",
   });
+});
+
+Deno.test("every string decision of every point has its cap in the field table; booleans none", () => {
+  assert.deepEqual(DECISION_MAX_BYTES, {
+    reason: 4096,
+    prompt: 262144,
+    text: 262144,
+    question: 65536,
+    summary: 1024,
+  });
+  assert.equal(ANSWER_MAX_BYTES, 1048576);
+  for (const p of POINT_NAMES) {
+    for (const f of POINTS[p].fields) {
+      const want: number | undefined = f.decision && f.type === "string"
+        ? DECISION_MAX_BYTES[f.name as keyof typeof DECISION_MAX_BYTES]
+        : undefined;
+      assert.equal(f.maxBytes, want, `${p}.${f.name}`);
+    }
+  }
+});
+
+Deno.test("utf8Bytes and sizeText", () => {
+  for (const s of ["", "abc", "é", "€", "😀", "a\ud800b", "x".repeat(5000)]) {
+    assert.equal(utf8Bytes(s), new TextEncoder().encode(s).length, JSON.stringify(s.slice(0, 9)));
+  }
+  assert.equal(sizeText(999), "999 bytes");
+  assert.equal(sizeText(4096), "4096 bytes (4 KiB)");
+  assert.equal(sizeText(4098), "4098 bytes (4.0 KiB)");
+  assert.equal(sizeText(33554432), "33554432 bytes (32 MiB)");
+});
+
+Deno.test("applyAnswer: a decision over its cap (UTF-8 bytes) refuses the whole answer", () => {
+  const ctx = spawn();
+  const atCap = "é".repeat(2048); // 4096 bytes, 2048 characters
+  assert.deepEqual(applyAnswer("session_spawn", ctx, { reason: atCap }), ["reason"]);
+  const over = "é".repeat(2049);
+  assert.throws(
+    () => applyAnswer("session_spawn", ctx, { proceed: false, reason: over }, { hook: "big" }),
+    (e: unknown) => {
+      assert.ok(e instanceof DecisionTypeError);
+      assert.equal(e.field, "reason");
+      assert.equal(
+        e.message,
+        'hook "big" at session_spawn: decision "reason" is 4098 bytes (4.0 KiB) of UTF-8, over ' +
+          "its cap of 4096 bytes (4 KiB); the answer is refused whole: shorten it",
+      );
+      return true;
+    },
+  );
+  assert.equal(ctx.proceed, true, "nothing applied");
+  assert.equal(ctx.reason, atCap);
+  assert.throws(
+    () => applyAnswer("session_spawn", ctx, { prompt: "p".repeat(256 * 1024 + 1) }),
+    /decision "prompt" is 262145 bytes \(256\.0 KiB\) of UTF-8, over its cap of 262144 bytes/,
+  );
+  const wait = makeContext("waiting_for_input", {
+    work_item: item,
+    kind: "question",
+    node: "",
+    actor: "agent",
+    loop: "l",
+  });
+  assert.throws(
+    () => applyAnswer("waiting_for_input", wait, { summary: "s".repeat(1025) }),
+    /decision "summary" is 1025 bytes .* cap of 1024 bytes \(1 KiB\)/,
+  );
 });

@@ -3,7 +3,8 @@
  * contacting a server or running a command. Relative paths resolve against the config file's
  * directory (never the cwd, never a checkout being worked on); every problem is collected and
  * thrown at once as a {@linkcode ProblemsError}, each naming the entry, the key and
- * `file:line:col`.
+ * `file:line:col`, with token-shaped text masked (a name, key or value quoted back may be a
+ * pasted secret).
  *
  * @module
  */

@@ -284,3 +284,47 @@ Deno.test("timeoutSeconds is at most an hour (a longer timer would fire at once)
   );
   assert.equal(ok.entries[0].timeoutSeconds, 3600);
 });
+
+const TOKEN = "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"; // token-shaped, not a real token
+const NOT_A_NAME = "this looks like a token, not a variable name — put the NAME of the " +
+  "environment variable that holds it (e.g. MY_HOOK_TOKEN)";
+
+Deno.test("a token where a variable's name belongs is refused in every such key, never echoed", () => {
+  const lines = problems(`hooks:
+  - name: m
+    path: m.ts
+    permissions: {env: [ROSTER_*, ${TOKEN}]}
+  - name: r
+    url: https://h.example/rpc
+    tokenEnv: ${TOKEN}
+  - name: c
+    command: [x]
+    env: [HOME, ${TOKEN}]
+`);
+  assert.deepEqual(lines, [
+    `4:35 hooks[0].permissions.env[1]: hook "m": ${NOT_A_NAME}`,
+    `7:15 hooks[1].tokenEnv: hook "r": ${NOT_A_NAME}`,
+    `10:17 hooks[2].env[1]: hook "c": ${NOT_A_NAME}`,
+  ]);
+});
+
+Deno.test("token-shaped text is masked in every declaration problem: key, name, url, path, net", () => {
+  const lines = problems(`hooks:
+  - name: ${TOKEN}
+    path: "https://x.example/${TOKEN}"
+    permissions: {net: ["${TOKEN}.example:443"], ${TOKEN}: true}
+  - name: r
+    url: "ftp://h.example/${TOKEN}"
+    headers: {${TOKEN}: x}
+  - name: q
+    url: "not a url ${TOKEN} at all, and long enough to be cut short"
+`);
+  const text = lines.join("\n");
+  assert.ok(!text.includes(TOKEN.slice(0, 20)), text);
+  assert.match(text, /hooks\[0\]\.name: hook "\[redacted\]": must be lowercase/);
+  assert.match(text, /hooks\[0\]\.path: .*\(got "https:\/\/x\.example\/\[redacted\]"\)/);
+  assert.match(text, /hooks\[0\]\.permissions\.net\[0\]: .*\(got "\[redacted\]\.example:443"\)/);
+  assert.match(text, /hooks\[0\]\.permissions\.\[redacted\]: .*unknown permission "\[redacted\]"/);
+  assert.match(text, /hooks\[1\]\.headers\.\[redacted\]: .*this header name looks like a token/);
+  assert.match(text, /hooks\[2\]\.url: .*\(got "not a url \[redacted\] at all/);
+});

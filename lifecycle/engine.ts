@@ -4,6 +4,10 @@
  *
  * - Daemons call {@linkcode configureFromConfig} with `strict: true` at start and exit 1 on the
  *   `ProblemsError` it throws (a daemon with a declaration that cannot load does not start).
+ *   They also pass `persistCircuits: true`, so a hook's open circuit is written under
+ *   `state.root` where `the-loop hooks` shows it and `the-loop hooks reset` re-arms it.
+ * - Configuring again (a reload) re-arms every circuit the previous runner had open (and any
+ *   recorded open under `state.root` when persisting): `hooks.circuit_closed` {after: reload}.
  * - One-shot commands may call it with `strict: false` (a failure installs an empty runner,
  *   records `hooks.load_failed` and warns), or hand {@linkcode configureLazily} a loader that
  *   runs on the first `run` only.
@@ -21,6 +25,7 @@ import { type Declaration, parseDeclaration } from "./declaration.ts";
 import { loadExecutors } from "./loader.ts";
 import type { PointName } from "./points.ts";
 import { Runner } from "./runner.ts";
+import { FileCircuitStore } from "./circuit_store.ts";
 import { redactor, secretsOf } from "./secrets.ts";
 
 let current: Runner | undefined;
@@ -51,6 +56,12 @@ export interface ConfigureOptions {
   env: (name: string) => string | undefined;
   /** Where warnings go; default stderr. */
   warn?: (message: string) => void;
+  /**
+   * Daemons: write each open circuit to `<state.root>/hooks/circuits/<name>.json` (for `the-loop
+   * hooks` and `hooks reset`), and re-arm the ones recorded there. Off for one-shot commands, so
+   * they neither show nor re-arm a daemon's circuits as their own.
+   */
+  persistCircuits?: boolean;
 }
 
 /**
@@ -81,8 +92,13 @@ export async function configureFromConfig(
       sink: opts.sink,
       warn,
       secrets: secretsOf(decl, opts.env),
+      ...(opts.persistCircuits
+        ? { circuitStore: new FileCircuitStore(loaded.config.state.root) }
+        : {}),
     });
+    const previous = current;
     configure(runner);
+    await runner.rearmAfterReload(previous);
     safeEmit(opts.sink, "hooks.loaded", { count: runner.names.length, names: runner.names });
     return runner;
   } catch (err) {

@@ -203,3 +203,26 @@ Deno.test("a lazily loaded runner made stale meanwhile (configure, reset) is clo
 
 /** Keeps the LoadedConfig type import honest when the config helper changes its face. */
 export type _Loaded = LoadedConfig;
+
+Deno.test("configuring again re-arms the circuits the previous runner had open", async () => {
+  const loaded = await configWith(
+    'hooks:\n  - name: flaky\n    command: ["./hooks/fail.sh"]\n',
+    { "fail.sh": "#!/bin/sh\ncat >/dev/null\nexit 1\n" },
+  );
+  const { sink, warn, warnings } = setup();
+  try {
+    await engine.configureFromConfig(loaded, { strict: true, sink, env, warn });
+    for (let i = 0; i < 6; i++) await engine.run("work_item_start", startCtx());
+    assert.equal(sink.ofType("hooks.circuit_opened").length, 1);
+    assert.equal(engine.configured()!.circuits()[0].state, "open");
+    // not persisting (a one-shot command): nothing is written under state.root
+    await assert.rejects(Deno.stat(`${loaded.config.state.root}/hooks/circuits`));
+    await engine.configureFromConfig(loaded, { strict: true, sink, env, warn });
+    const [closed] = sink.ofType("hooks.circuit_closed");
+    assert.deepEqual([closed.hook, closed.after, closed.skipped], ["flaky", "reload", 1]);
+    assert.equal(engine.configured()!.circuits()[0].state, "closed");
+    assert.match(warnings.at(-1)!, /^hook flaky: its circuit is closed again \(reload\)/);
+  } finally {
+    await engine.reset();
+  }
+});

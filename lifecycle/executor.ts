@@ -34,6 +34,27 @@ export interface CallResult {
 export interface CallOptions {
   /** The hook's time budget; the executor fails the call with {@linkcode HookTimeout} after it. */
   timeoutMs: number;
+  /**
+   * This call is the runner's circuit-breaker probe (its circuit is half-open): an executor
+   * waiting out a restart backoff starts its worker or process for it now instead of failing
+   * the call at once. The circuit's cool-down has paced it already.
+   */
+  probe?: boolean;
+}
+
+/** How a worker or process executor has been faring, for `hooks validate` and diagnostics. */
+export interface ExecutorStatus {
+  /** Workers or processes started to replace one that died or was stopped. */
+  restarts: number;
+  /** Deaths in a row (a worker or process that ran a minute resets it); 0 when none. */
+  crashes: number;
+  /** What the last death was, when there was one. */
+  lastCrash?: string;
+  /**
+   * `running`; `restarting` (a restart is scheduled after its backoff); `waiting` (down, the
+   * next call after the backoff starts it); `disabled` (until the-loop restarts).
+   */
+  state: "running" | "restarting" | "waiting" | "disabled";
 }
 
 /** One loaded hook, ready to be called. */
@@ -47,6 +68,8 @@ export interface Executor {
   call(point: PointName, params: Record<string, unknown>, opts: CallOptions): Promise<CallResult>;
   /** Releases what the executor holds (workers, child processes). Idempotent. */
   close(): Promise<void>;
+  /** Restarts and crashes of what it runs (executors that run a worker or a process). */
+  status?(): ExecutorStatus;
 }
 
 /** A hook call failed: it threw, answered garbage, or could not be reached. */
@@ -54,13 +77,24 @@ export class HookFailure extends Error {
   override name = "HookFailure";
 }
 
+/**
+ * Why a leaked worker did not stop: `spinning` (it burned CPU through the ping window: a busy
+ * loop holding a core), `blocked` (it used none: it waits, e.g. in `Atomics.wait` or a
+ * synchronous read, holding a thread and its memory but no CPU), `unknown` (the thread's CPU
+ * time could not be read: not Linux, or no `/proc`).
+ */
+export type Stuck = "spinning" | "blocked" | "unknown";
+
 /** A hook call ran out of time. `leaked` is set when the executor could not stop the hook. */
 export class HookTimeout extends HookFailure {
   override name = "HookTimeout";
-  /** Set when the timed-out code may still be running (a busy worker thread Deno cannot stop). */
+  /** Set when the timed-out code may still be running (a worker thread Deno cannot stop). */
   readonly leaked: boolean;
-  constructor(message: string, opts: { leaked?: boolean } = {}) {
+  /** Only when leaked: whether the thread spins or is blocked. */
+  readonly stuck?: Stuck;
+  constructor(message: string, opts: { leaked?: boolean; stuck?: Stuck } = {}) {
     super(message);
     this.leaked = opts.leaked ?? false;
+    if (this.leaked) this.stuck = opts.stuck ?? "unknown";
   }
 }

@@ -10,6 +10,13 @@
  * warning says so). A `required` hook that fails at a point with a `proceed` decision refuses
  * the operation; at a point without one its failure is only a failure.
  *
+ * Each hook has a circuit breaker (`_circuit.ts`): after repeated failures its calls are
+ * skipped for a cool-down — a required hook's operations are refused meanwhile, never let
+ * through — then one probe call decides whether it closes. `hooks.circuit_opened` and
+ * `hooks.circuit_closed` say so, once per change; with a {@linkcode CircuitStore} the open
+ * circuit is also written where `the-loop hooks` reads it, and removing it (`hooks reset`)
+ * lets the next call through as a probe.
+ *
  * @module
  */
 import { emitAll, type EventSink, type PendingEvent } from "../events/mod.ts";
@@ -18,8 +25,11 @@ import type { Entry } from "./declaration.ts";
 import { timeoutMs } from "./declaration.ts";
 import type { Executor } from "./executor.ts";
 import type { PointName } from "./points.ts";
-import { callOne } from "./_runner_call.ts";
-import { LEAKED_NOTE, report } from "./_runner_events.ts";
+import { callOne, skipOne } from "./_runner_call.ts";
+import { leakedNote, report } from "./_runner_events.ts";
+import type { CircuitPolicy, CircuitStatus } from "./_circuit.ts";
+import { Circuits } from "./_runner_circuits.ts";
+import type { CircuitStore } from "./circuit_store.ts";
 import { redactor } from "./secrets.ts";
 
 /** A declared hook and its loaded executor. */
@@ -43,6 +53,13 @@ export interface RunnerOptions {
    * error, reason and output the runner writes; read at each call so rotated tokens count.
    */
   secrets?: () => readonly string[];
+  /** The circuit breakers' numbers; default `CIRCUIT_POLICY` (5 failures in 60 s; 30 s cool-down). */
+  circuit?: Partial<CircuitPolicy>;
+  /**
+   * Where open circuits are written for `the-loop hooks` to show (daemons: a
+   * `FileCircuitStore` under `state.root`); default nowhere (kept in memory only).
+   */
+  circuitStore?: CircuitStore;
 }
 
 /** Runs the hooks of one declaration. */
@@ -52,6 +69,7 @@ export class Runner {
   readonly #warn: (message: string) => void;
   readonly #now: () => number;
   readonly #redact: (text: string) => string;
+  readonly #circuits: Circuits;
   #closed?: Promise<void>;
 
   constructor(opts: RunnerOptions) {
@@ -60,6 +78,36 @@ export class Runner {
     this.#warn = opts.warn ?? (() => {});
     this.#now = opts.now ?? (() => performance.timeOrigin + performance.now());
     this.#redact = redactor(opts.secrets ?? (() => []));
+    this.#circuits = new Circuits({
+      entries: this.#entries.map((e) => e.entry),
+      policy: opts.circuit,
+      store: opts.circuitStore,
+      warn: (m) => this.#safeWarn(m),
+      now: this.#now,
+    });
+  }
+
+  /** Each enabled hook's circuit, in declaration order. */
+  circuits(): CircuitStatus[] {
+    return this.#circuits.status();
+  }
+
+  /**
+   * Re-arms what a reload replaces: each hook whose circuit was open in `previous` (the runner
+   * this one replaces) or is recorded open in the store starts closed, with
+   * `hooks.circuit_closed` {after: "reload"}, and its file is removed. Never throws.
+   */
+  async rearmAfterReload(previous?: Runner): Promise<void> {
+    const sink: EventSink = {
+      emit: (event, fields, opts) => {
+        try {
+          this.#sink.emit(event, fields, opts);
+        } catch { /* a broken sink must not stop the reload */ }
+      },
+    };
+    try {
+      await this.#circuits.rearmAfterReload(previous?.circuits(), sink);
+    } catch { /* never throws */ }
   }
 
   /** The names of the enabled hooks, in order. */
@@ -108,7 +156,10 @@ export class Runner {
     sink: EventSink,
   ) {
     const started = this.#now();
-    const outcome = await callOne(point, ctx, entry, executor, this.#redact);
+    const admission = await this.#circuits.admit(entry, started);
+    const outcome = admission.kind === "skip"
+      ? skipOne(point, ctx, entry, this.#circuits.skipReason(entry))
+      : await callOne(point, ctx, entry, executor, this.#redact, admission.kind === "probe");
     const ended = this.#now();
     const wi = (ctx as { work_item?: { ref?: unknown } | string }).work_item;
     const workItem = typeof wi === "string" ? wi : typeof wi?.ref === "string" ? wi.ref : null;
@@ -125,7 +176,7 @@ export class Runner {
     if (outcome.disposition === "timed_out") {
       this.#safeWarn(
         `${who} timed out after ${timeoutMs(entry)} ms${
-          outcome.leaked ? `: ${LEAKED_NOTE}` : ""
+          outcome.leaked ? `: ${leakedNote(outcome.stuck)}` : ""
         }; its answer is ignored`,
       );
     } else if (outcome.error !== undefined) {
@@ -133,6 +184,15 @@ export class Runner {
     }
     if (outcome.error !== undefined && outcome.refusal !== undefined) {
       this.#safeWarn(`${who} is required, so the operation is refused`);
+    }
+    if (outcome.disposition === "skipped" && outcome.refusal !== undefined) {
+      this.#safeWarn(
+        `${who} was not called: its circuit is open; it is required, so the operation is refused`,
+      );
+    }
+    if (admission.kind !== "skip") {
+      const probe = admission.kind === "probe";
+      await this.#circuits.settle(entry, probe, outcome, ended, sink, { point, workItem });
     }
     if (outcome.overturnBlocked) {
       this.#safeWarn(`${who} tried to overturn an earlier hook's refusal; the refusal stands`);
@@ -147,6 +207,8 @@ export class Runner {
 
   /** Closes every executor (workers, child processes). Idempotent; never throws. */
   close(): Promise<void> {
+    // an open circuit's file stays: `the-loop hooks` shows it (its pid no longer running), and
+    // the next configure re-arms it
     this.#closed ??= Promise.all(
       this.#entries.map(({ executor }) => executor.close().catch(() => {})),
     ).then(() => {});

@@ -29,7 +29,12 @@ Deno.test("config show: no file found by lookup means every default (source none
   assert.equal(shown.config.webhooks.ghWebhook.port, 8787);
   const yaml = await cli(["config", "show"], { cwd, env: { HOME: join(cwd, "home") } });
   assert.equal(yaml.code, 0);
-  assert.equal(yaml.stdout.split("\n")[0], "# from: (no config file) (defaults)");
+  const parents = cwd.split("/").filter(Boolean).length;
+  assert.equal(
+    yaml.stdout.split("\n")[0],
+    `# from: no config file found in ./.the-loop and ${parents} parent folders up to /, ` +
+      "then ~/.the-loop; defaults apply",
+  );
   assert.match(yaml.stdout, /\n {4}port: 8787\n/);
 });
 
@@ -61,7 +66,7 @@ Deno.test("resolution order: --config > $THE_LOOP_CLI_CONFIG > ./.the-loop > ~/.
     "polling: { intervalSeconds: 2 }\n",
   );
   shown = await run([]);
-  assert.deepEqual([shown.source, shown.config.polling.intervalSeconds], ["cwd", 2]);
+  assert.deepEqual([shown.source, shown.config.polling.intervalSeconds], ["found", 2]);
 
   shown = await run([], { THE_LOOP_CLI_CONFIG: "env.yaml" });
   assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
@@ -250,4 +255,99 @@ Deno.test("config validate lists hook declaration problems beside schema problem
     `${cwd}/c.yaml:1:19: eventLog.path: must be a non-empty string (got "")`,
   );
   assert.match(lines[1], new RegExp(`^${cwd}/c\\.yaml:3:5: hooks\\[0\\]`));
+});
+
+Deno.test("run from a subfolder: the repo's .the-loop config is found, paths resolve beside it", async () => {
+  const repo = tree({
+    ".the-loop/cli-config.yaml":
+      "state: { root: run }\nhooks:\n  - { name: audit, path: h/a.ts }\n",
+    "docs/guide.md": "",
+  });
+  const cwd = join(repo, "docs");
+  const file = join(repo, ".the-loop/cli-config.yaml");
+  const env = { HOME: join(repo, "home") };
+  const shown = await showJson([], { cwd, env });
+  assert.deepEqual([shown.path, shown.source], [file, "found"]);
+  assert.deepEqual(shown.searched, [join(cwd, ".the-loop"), join(repo, ".the-loop")]);
+  assert.equal(shown.config.state.root, join(repo, ".the-loop/run"));
+  assert.equal(shown.config.eventLog.path, join(repo, ".the-loop/run/logs/events.jsonl"));
+  const yaml = await cli(["config", "show"], { cwd, env });
+  assert.equal(yaml.stdout.split("\n")[0], `# from: ${file} (found in ../.the-loop)`);
+  const validate = await cli(["config", "validate"], { cwd, env });
+  assert.equal(validate.code, 0, validate.stderr);
+  assert.equal(validate.stdout, `ok: ${file}\n`);
+  const hooks = await cli(["hooks", "--format", "json"], { cwd, env });
+  assert.equal(hooks.code, 0, hooks.stderr);
+  assert.equal(JSON.parse(hooks.stdout).hooks[0].target, join(repo, ".the-loop/h/a.ts"));
+});
+
+Deno.test("config validate without any config file says where it looked", async () => {
+  const cwd = tree({ "a/b/.keep": "" });
+  const sub = join(cwd, "a/b");
+  const r = await cli(["config", "validate"], { cwd: sub, env: { HOME: join(cwd, "home") } });
+  assert.equal(r.code, 0, r.stderr);
+  const parents = sub.split("/").filter(Boolean).length;
+  assert.equal(
+    r.stdout,
+    `ok: no config file found in ./.the-loop and ${parents} parent folders up to /, ` +
+      "then ~/.the-loop; defaults apply\n",
+  );
+  const json = await cli(["config", "validate", "--format", "json"], {
+    cwd: sub,
+    env: { HOME: join(cwd, "home") },
+  });
+  const out = JSON.parse(json.stdout);
+  assert.deepEqual([out.ok, out.path, out.source], [true, null, "none"]);
+  assert.equal(out.searched[0], join(sub, ".the-loop"));
+  assert.equal(out.searched.at(-1), join(cwd, "home/.the-loop"));
+});
+
+Deno.test("config validate: a YAML tag beyond the core schema is refused, located", async () => {
+  const cwd = tree({
+    "c.yaml": [
+      "hooks:",
+      "  - name: r",
+      "    url: https://h.example/rpc",
+      '    headers: !!omap [{Authorization: "Bearer abcdefghijklmnop1234"}, {X-Team: x}]',
+    ].join("\n"),
+  });
+  const r = await cli(["-c", "c.yaml", "config", "validate"], { cwd });
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.stderr,
+    `${cwd}/c.yaml:4:14: hooks[0].headers: the tag !!omap is not allowed: the config is plain ` +
+      "YAML (strings, numbers, true/false, null, mappings and lists); remove the tag\n",
+  );
+});
+
+Deno.test("token-shaped keys, header names and env grants are masked and refused", async () => {
+  const token = "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"; // token-shaped, not a real one
+  const cwd = tree({
+    "c.yaml": [
+      `github: { ${token}: 1 }`,
+      "hooks:",
+      "  - name: m",
+      "    path: m.ts",
+      `    permissions: { env: [${token}], net: ["${token}.example:443"] }`,
+      "  - name: r",
+      "    url: https://h.example/rpc",
+      `    headers: { ${token}: x }`,
+    ].join("\n"),
+  });
+  for (const args of [["config", "validate"], ["config", "validate", "--format", "json"]]) {
+    const r = await cli(["-c", "c.yaml", ...args], { cwd });
+    assert.equal(r.code, 1);
+    assert.ok(!(r.stdout + r.stderr).includes(token), r.stdout + r.stderr);
+    assert.ok(!(r.stdout + r.stderr).includes(token.slice(0, 20)), r.stdout + r.stderr);
+  }
+  const r = await cli(["-c", "c.yaml", "config", "validate"], { cwd });
+  assert.deepEqual(r.stderr.trimEnd().split("\n"), [
+    `${cwd}/c.yaml:1:11: github.[redacted]: unknown key "[redacted]"`,
+    `${cwd}/c.yaml:5:26: hooks[0].permissions.env[0]: this looks like a token, not a variable ` +
+    "name — put the NAME of the environment variable that holds it (e.g. MY_HOOK_TOKEN)",
+    `${cwd}/c.yaml:5:75: hooks[0].permissions.net[0]: hook "m": a net grant is host or ` +
+    'host:port, e.g. roster.acme.example:443 (got "[redacted].example:443")',
+    `${cwd}/c.yaml:8:58: hooks[1].headers.[redacted]: hook "r": this header name looks like a ` +
+    "token: credentials never live in the config; name the token's variable in tokenEnv",
+  ]);
 });

@@ -358,3 +358,101 @@ Deno.test("events --follow prints matches, then new ones as written, until SIGIN
   const seqsOut = seen.text.trim().split("\n").map((l) => JSON.parse(l).seq);
   assert.deepEqual(seqsOut, [196, 1001]);
 });
+
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+Deno.test("events table and text show a record's terminal escapes inertly; jsonl keeps them exact", async () => {
+  const dir = Deno.makeTempDirSync();
+  const records = [
+    { // a hook's refusal that writes the clipboard (OSC 52) and clears the screen
+      ts: "2026-07-22T10:00:00.000Z",
+      source: "hooks",
+      event: "hooks.refused",
+      level: "warning",
+      pid: 1,
+      point: "work_item_start",
+      hook: "\x1b]52;c;ZXZpbA\x07",
+      reason: "\x1b]52;c;ZXZpbA==\x07\x1b[2J",
+      work_item: "github:acme/app#1\x1b[2J",
+    },
+    { // the second spelling: a C1 CSI, a carriage return overwrite, a bidi override
+      ts: "2026-07-22T10:00:01.000Z",
+      source: "hooks\x9b2J",
+      event: "hooks.refused\u202e",
+      level: "warning",
+      pid: 1,
+      "k\x1bey": "v",
+      reason: "FAILED\rpassed",
+      hook: "gate\u202eetag",
+    },
+  ];
+  Deno.writeTextFileSync(
+    `${dir}/events.jsonl`,
+    records.map((r) => JSON.stringify(r) + "\n").join(""),
+  );
+  for (const format of ["table", "text"]) {
+    const r = await cli(["events", "--file", "events.jsonl", "--format", format], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, RAW_CONTROL, format);
+    for (
+      const shown of [
+        "hook=\\e]52;c;ZXZpbA\\x07", // the escape itself, inert
+        'reason="\\u001b]52;c;ZXZpbA==\\u0007\\u001b[2J"', // a quoted value: JSON's escape
+        "github:acme/app#1\\e[2J",
+        "hooks\\x9b2J",
+        "hooks.refused\\u{202e}",
+        "k\\eey=v",
+        'reason="FAILED\\rpassed"',
+        "hook=gate\\u{202e}etag",
+      ]
+    ) assert.ok(r.stdout.includes(shown), `${format}: ${shown} in ${r.stdout}`);
+  }
+  for (const format of ["jsonl", "json"]) {
+    const r = await cli(["events", "--file", "events.jsonl", "--format", format], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const parsed = format === "json"
+      ? JSON.parse(r.stdout)
+      : r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(parsed, records); // the exact text, escaped by JSON
+    // deno-lint-ignore no-control-regex
+    assert.doesNotMatch(r.stdout, /[\x00-\x09\x0b-\x1f]/); // JSON escapes C0 itself
+  }
+});
+
+Deno.test("events --follow skips a line over the 1 MiB cap with a note and reads on", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const rec = (seq: number) =>
+    JSON.stringify({
+      ts: new Date().toISOString(),
+      source: "hooks",
+      event: "hooks.ran",
+      level: "info",
+      pid: 1,
+      seq,
+    }) + "\n";
+  Deno.writeTextFileSync(path, rec(1));
+  const child = spawnCli(["events", "--follow", "--file", path, "--format", "jsonl"], { cwd: dir });
+  const reader = child.stdout.getReader();
+  const seen = { text: "" };
+  let status: Deno.CommandStatus;
+  const offset = Deno.statSync(path).size;
+  const big = '{"event":"hooks.ran","pad":"' + "x".repeat(2 * 1024 * 1024) + '"}\n';
+  try {
+    await readUntil(reader, seen, /"seq":1\b/);
+    Deno.writeTextFileSync(path, big + rec(2), { append: true });
+    await readUntil(reader, seen, /"seq":2\b/);
+  } finally {
+    reader.releaseLock();
+    status = await stop(child);
+  }
+  await child.stdout.cancel();
+  const stderr = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
+  assert.equal(status.code, 0, stderr);
+  assert.deepEqual(seen.text.trim().split("\n").map((l) => JSON.parse(l).seq), [1, 2]);
+  assert.equal(
+    stderr,
+    `the-loop: skipped 1 line(s) over the 1 MiB line cap in ${path}, unread: 2.0 MiB at byte ${offset}\n`,
+  );
+});

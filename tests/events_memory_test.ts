@@ -102,3 +102,50 @@ Deno.test(`events queries a log four times its ${HEAP_MB} MB heap cap`, async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test(`events skips a 24 MiB record within a ${HEAP_MB} MB heap: tail read and scan`, async () => {
+  const dir = await Deno.makeTempDir({ prefix: "the-loop-events-long-" });
+  const log = `${dir}/events.jsonl`;
+  const rec = (n: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      ts: "2026-11-29T10:00:00.000Z",
+      source: "hooks",
+      event: n % 2 ? "hooks.ran" : "poll.cycle",
+      level: "info",
+      pid: 1,
+      n,
+      ...extra,
+    }) + "\n";
+  try {
+    let head = "";
+    for (let n = 0; n < 2000; n++) head += rec(n);
+    // a hooks.ran record whose field holds 24 MiB: parsing it (or gathering it into one string)
+    // needs more heap than the cap, so the reader must skip it as it reads it
+    const big = rec(2000, { event: "hooks.ran", stdout: "x".repeat(24 * 1024 * 1024) });
+    await Deno.writeTextFile(log, head + big + rec(2001) + rec(2002) + rec(2003));
+    const note = new RegExp(
+      `^the-loop: skipped 1 line\\(s\\) over the 1 MiB line cap in ${log}, ` +
+        `unread: 24\\.0 MiB at byte ${head.length}\\n$`,
+    );
+    const ns = (jsonl: string) => jsonl.trim().split("\n").map((l) => JSON.parse(l).n);
+
+    const tail = await events(["--file", log, "--limit", "5", "--format", "jsonl"], dir);
+    assert.equal(tail.code, 0, tail.stderr);
+    assert.deepEqual(ns(tail.stdout), [1997, 1998, 1999, 2001, 2002, 2003].slice(1));
+    assert.match(tail.stderr, note);
+
+    const scan = await events(["--file", log, "--type", "hooks.*", "--limit", "3"], dir);
+    assert.equal(scan.code, 0, scan.stderr);
+    const rows = scan.stdout.trimEnd().split("\n").slice(1);
+    assert.deepEqual(rows.map((r) => /\bn=(\d+)/.exec(r)?.[1]), ["1999", "2001", "2003"]);
+    assert.match(scan.stderr, note);
+
+    // json keeps stdout one valid array; the note goes to stderr
+    const json = await events(["--file", log, "--limit", "0", "--format", "json"], dir);
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal((JSON.parse(json.stdout) as unknown[]).length, 2003);
+    assert.match(json.stderr, note);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

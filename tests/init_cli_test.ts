@@ -66,3 +66,22 @@ Deno.test("init writes where $THE_LOOP_CLI_CONFIG points, and says so", async ()
   const flag = await cli(["--config", "flag.yaml", "init"], { cwd, env });
   assert.equal(flag.stdout.split("\n")[0], `wrote ${join(cwd, "flag.yaml")} (named by --config)`);
 });
+
+Deno.test("init in a subfolder of a configured repo says the new file takes the old one's place", async () => {
+  const repo = tempCwd();
+  assert.equal((await cli(["init"], { cwd: repo })).code, 0);
+  const sub = join(repo, "docs");
+  Deno.mkdirSync(sub);
+  const r = await cli(["init"], { cwd: sub });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    r.stdout.split("\n")[2],
+    `note: in ${sub} and the folders under it, this file is read instead of ` +
+      `${join(repo, ".the-loop/cli-config.yaml")} (found in ../.the-loop)`,
+  );
+  const v = await cli(["config", "validate"], { cwd: sub });
+  assert.equal(v.stdout, `ok: ${join(sub, ".the-loop/cli-config.yaml")}\n`);
+  // where nothing applies yet there is no note
+  const fresh = await cli(["init"], { cwd: tempCwd() });
+  assert.ok(!fresh.stdout.includes("note:"), fresh.stdout);
+});

@@ -1,6 +1,6 @@
 /**
  * `the-loop config show [--format yaml|json]`: the resolved config, defaults filled, and the
- * file it came from.
+ * file it came from (or, when the lookup found none, where it looked).
  *
  * @module
  */
@@ -16,15 +16,19 @@ export function register(config: Command, ctx: CliContext): void {
   formatOption(cmd, ["yaml", "json"], "yaml");
   cmd.action(async (opts: { format: "yaml" | "json" }) => {
     const loaded = await loadCliConfig(ctx);
+    const lookedUp = loaded.source === "flag" || loaded.source === "env"
+      ? {}
+      : { searched: loaded.searched };
     if (opts.format === "json") {
-      ctx.write(toJson({ path: loaded.path, source: loaded.source, config: loaded.config }));
+      ctx.write(toJson({
+        path: loaded.path,
+        source: loaded.source,
+        ...lookedUp,
+        config: loaded.config,
+      }));
       return;
     }
-    const [{ stringify }, { SOURCE_LABELS }] = await Promise.all([
-      import("yaml"),
-      import("../../config/mod.ts"),
-    ]);
-    const from = `# from: ${loaded.path ?? "(no config file)"} (${SOURCE_LABELS[loaded.source]})`;
-    ctx.write(from + "\n" + stringify(loaded.config, { lineWidth: 0 }));
+    const { stringify } = await import("yaml");
+    ctx.write(`# from: ${loaded.origin}\n` + stringify(loaded.config, { lineWidth: 0 }));
   });
 }

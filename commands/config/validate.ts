@@ -1,7 +1,8 @@
 /**
  * `the-loop config validate [--format text|json]`: checks the config that applies — the schema,
  * then the `hooks:` declaration (which keys suit which kind of hook, names, points, URLs, …),
- * without importing, contacting or running any hook. Prints `ok: PATH`, or exits 1 with every
+ * without importing, contacting or running any hook. Prints `ok: PATH` (without a file: `ok: no
+ * config file found in …; defaults apply`, naming where it looked), or exits 1 with every
  * problem of both checks on stderr, one `file:line:col: key: message` each.
  *
  * @module
@@ -43,8 +44,10 @@ export function register(config: Command, ctx: CliContext): void {
       }
       throw new ProblemsError(problems); // main.ts prints each problem on stderr and exits 1
     }
+    const { path, source, searched, origin } = loaded!;
     if (opts.format === "json") {
-      ctx.write(toJson({ ok: true, path: loaded!.path, source: loaded!.source, problems: [] }));
-    } else println(ctx, `ok: ${loaded!.path ?? "no config file found; defaults apply"}`);
+      const lookedUp = source === "flag" || source === "env" ? {} : { searched };
+      ctx.write(toJson({ ok: true, path, source, ...lookedUp, problems: [] }));
+    } else println(ctx, `ok: ${path ?? origin}`);
   });
 }

@@ -15,6 +15,7 @@ import { entryProblem, loadExecutors } from "../../lifecycle/loader.ts";
 import { stopBundler } from "../../lifecycle/module/mod.ts";
 import type { RemoteExecutor } from "../../lifecycle/remote/mod.ts";
 import { POINT_NAMES } from "../../lifecycle/points.ts";
+import { crashesText, watchForCrashes } from "./_crash_watch.ts";
 
 /** What `hooks validate` found about one hook. */
 export interface HookReport {
@@ -81,6 +82,8 @@ async function checkLoaded(
   report.points = POINT_NAMES.filter((p) => exec.handles(p));
   if (e.kind === "module") {
     report.checked.push(`loaded in its ${e.isolation} sandbox`);
+    const crashes = await watchForCrashes(exec);
+    if (crashes) report.problems.push(entryProblem(decl, e, crashesText(crashes)));
     if (report.points.length === 0) {
       report.problems.push(
         entryProblem(

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type CliContext, println } from "../_context.ts";
+import { type CliContext, println as printRaw } from "../_context.ts";
+import { visible } from "../../terminal.ts";
 import type { RunOneResult } from "./_run_one.ts";
 
 /** One expected decision that differs from the result. */
@@ -61,7 +62,15 @@ export function jsonOf(r: RunOneResult, s: Shown): Record<string, unknown> {
   };
 }
 
-/** The text report. */
+/**
+ * One line of the text report: the hook's decisions, output and errors are its own text, so
+ * every control character in it is shown as an escape (`\e`, `\r`), never sent to the terminal.
+ */
+function println(ctx: CliContext, line: string): void {
+  printRaw(ctx, visible(line));
+}
+
+/** The text report (the JSON document keeps the exact text: JSON escapes it). */
 export function printText(ctx: CliContext, r: RunOneResult, s: Shown): void {
   const v = (x: unknown) => JSON.stringify(x);
   println(

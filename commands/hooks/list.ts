@@ -1,7 +1,9 @@
 /**
  * `the-loop hooks [--format text|json]`: the `hooks:` declaration, read strictly (nothing is
  * imported, contacted or run). Prints each entry's kind, target, points, flags and budget;
- * never a token or header value (the listing is `describeDeclaration`'s, made for this).
+ * never a token or header value (the listing is `describeDeclaration`'s, made for this). Also
+ * each hook's circuit as the daemons recorded it under `state.root` (`_circuits.ts`): a
+ * one-shot command cannot see a daemon's memory, so a daemon writes an open circuit there.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { describeDeclaration } from "../../lifecycle/declaration.ts";
 import { type CliContext, println } from "../_context.ts";
 import { toJson } from "../_output.ts";
 import { readDeclaration } from "./_declaration.ts";
+import { circuitText, readCircuits } from "./_circuits.ts";
 
 type DescribedEntry = ReturnType<typeof describeDeclaration>[number];
 
@@ -21,7 +24,9 @@ export interface ListFlags {
 /** Prints the declaration. Throws `ProblemsError` (exit 1) when it does not parse. */
 export async function listHooks(ctx: CliContext, flags: ListFlags): Promise<void> {
   const { loaded, decl } = await readDeclaration(ctx);
-  const hooks = describeDeclaration(decl);
+  const described = describeDeclaration(decl);
+  const circuits = await readCircuits(loaded.config.state.root, described.map((h) => h.name));
+  const hooks = described.map((h) => ({ ...h, circuit: circuits.get(h.name)! }));
   if (flags.format === "json") {
     ctx.write(toJson({ config: loaded.path, hooks }));
     return;
@@ -40,6 +45,7 @@ export async function listHooks(ctx: CliContext, flags: ListFlags): Promise<void
     println(ctx);
     println(ctx, `${h.name} (${h.kind})${h.enabled ? "" : "  [disabled]"}`);
     for (const [k, v] of details(h, loaded.baseDir)) println(ctx, `  ${k.padEnd(12)} ${v}`);
+    println(ctx, `  ${"circuit".padEnd(12)} ${circuitText(h.name, h.circuit)}`);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `the-loop hooks`: inspect and check the lifecycle hooks — list the declaration (`list`, the
  * default subcommand), `points` (the catalog), `validate` (the CI preflight), `test` (run one hook
- * against a sample context), `init` (write a starter hook) and `sdk` (write the SDK out).
+ * against a sample context), `init` (write a starter hook), `sdk` (write the SDK out) and `reset`
+ * (re-arm a hook's open circuit).
  *
  * Start-up stays fast: nothing here imports the bundler or the executors; `validate` and `test`
  * import them when they run.
@@ -16,6 +17,7 @@ import { closest } from "./_input.ts";
 import * as init from "./init.ts";
 import { type ListFlags, listHooks } from "./list.ts";
 import * as points from "./points.ts";
+import * as resetCircuit from "./reset.ts";
 import * as sdk from "./sdk.ts";
 import * as test from "./test_command.ts";
 import * as validate from "./validate.ts";
@@ -40,5 +42,5 @@ export function register(program: Command, ctx: CliContext): void {
         `see 'the-loop hooks --help'`,
     );
   });
-  for (const sub of [points, validate, test, init, sdk]) sub.register(hooks, ctx);
+  for (const sub of [points, validate, test, init, sdk, resetCircuit]) sub.register(hooks, ctx);
 }

@@ -13,6 +13,7 @@ import { formatOption, toJson } from "../_output.ts";
 import { readDeclaration } from "./_declaration.ts";
 import { buildContext, parseExpect, parsePoint, readJsonInput } from "./_input.ts";
 import { compare, jsonOf, printText } from "./_test_report.ts";
+import { visible } from "../../terminal.ts";
 
 interface TestFlags {
   point: string;
@@ -72,7 +73,8 @@ async function testHook(ctx: CliContext, name: string, flags: TestFlags): Promis
     context,
     env: ctx.env,
     log: { path: loaded.config.eventLog.path, enabled: loaded.config.eventLog.enabled },
-    warn: (m) => ctx.warn(`the-loop: ${m}\n`),
+    // the runner's warnings quote the hook's error: shown, never obeyed, by the terminal
+    warn: (m) => ctx.warn(`the-loop: ${visible(m)}\n`),
   });
   const mismatches = expect ? compare(expect, result.after) : [];
   const disposition = String(result.ran.disposition);

@@ -3,7 +3,11 @@
  * declaration, then loads every enabled hook on its own, as the daemon would at start: a module
  * in its sandbox (and it must handle the points its `on` claims), a command's program must be
  * executable, a remote's `tokenEnv` must be set; `--online` also GETs each remote's `/health`.
- * Every problem is listed, one per line, naming the hook; exit 1 if there is any.
+ * A module hook whose worker dies on its own right after loading is a problem (a daemon would
+ * restart it until its circuit opened). Every problem is listed, one per line, naming the hook;
+ * exit 1 if there is any. Each hook's circuit, as the daemons recorded it under `state.root`,
+ * is shown too: an open one is not a problem of the declaration, but its line says so and how
+ * to re-arm it.
  *
  * @module
  */
@@ -14,6 +18,7 @@ import { type CliContext, println } from "../_context.ts";
 import { formatOption, toJson } from "../_output.ts";
 import { readDeclaration } from "./_declaration.ts";
 import type { HookReport } from "./_preflight.ts";
+import { circuitText, type CircuitView, readCircuits } from "./_circuits.ts";
 
 interface ValidateFlags {
   online?: boolean;
@@ -56,10 +61,16 @@ async function validate(ctx: CliContext, flags: ValidateFlags): Promise<void> {
   const reports = await preflight(decl, { env: ctx.env, online: flags.online === true });
   const problems = reports.flatMap((r) => r.problems);
   const ok = problems.length === 0;
+  const circuits = await readCircuits(loaded.config.state.root, reports.map((r) => r.name));
   if (flags.format === "json") {
-    ctx.write(toJson({ ok, config: loaded.path, online: flags.online === true, hooks: reports }));
+    const hooks = reports.map((r) => ({ ...r, circuit: circuits.get(r.name)! }));
+    ctx.write(toJson({ ok, config: loaded.path, online: flags.online === true, hooks }));
   } else {
-    for (const r of reports) println(ctx, line(r));
+    for (const r of reports) {
+      println(ctx, line(r));
+      const c: CircuitView = circuits.get(r.name)!;
+      if (c.state !== "closed") println(ctx, `      circuit ${circuitText(r.name, c)}`);
+    }
     if (ok) println(ctx, okLine(reports, flags.online === true));
   }
   if (!ok) {

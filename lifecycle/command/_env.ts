@@ -1,6 +1,8 @@
 /**
  * The minimal environment a command hook runs with: PATH, HOME, the three THE_LOOP_* variables,
  * and exactly the variables its declaration lists. Nothing else of the-loop's environment leaks.
+ * (`_run.ts` adds `THE_LOOP_CALL_ID`, a random id of the call by which its processes are found
+ * when they are killed.)
  *
  * @module
  */

@@ -45,7 +45,7 @@ export type Interpreted =
 /** Interprets an exited run. */
 export function interpret(
   run: { code: number; signal: string | null; stdout: Captured; stderr: Captured },
-  opts: { hook: string; max: number },
+  opts: { hook: string; max: number; answerMax?: number },
 ): Interpreted {
   const telemetry = telemetryOf(run.stdout, run.stderr, run.code);
   const stderr = text(run.stderr);
@@ -67,6 +67,13 @@ export function interpret(
   try {
     value = JSON.parse(stdout);
   } catch {
+    if (run.stdout.truncated && opts.answerMax !== undefined && opts.answerMax < opts.max) {
+      return fail(
+        `stdout is longer than ${opts.answerMax} bytes, the cap on a hook's whole answer, and ` +
+          `was cut there, so it is not valid JSON; print only the decisions, each within its ` +
+          `own cap`,
+      );
+    }
     if (run.stdout.truncated) {
       return fail(
         `stdout is longer than maxOutputBytes (${opts.max}) and was truncated, so it is not ` +

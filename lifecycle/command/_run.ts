@@ -1,7 +1,9 @@
 /**
  * Runs one command hook process in its own process group under a single deadline that covers
- * spawn, the stdin write, the run and the output drain. Whatever is left of the group when the
- * call settles (a timeout, or background processes after a normal exit) is killed with SIGKILL.
+ * spawn, the stdin write, the run and the output drain. Whatever is left of it when the call
+ * settles (a timeout, or background processes after a normal exit) is killed with SIGKILL: the
+ * group, and on Linux every process of its tree, `setsid` escapees included (`_sweep.ts` says
+ * exactly what is and is not found).
  *
  * The group comes from `Deno.Command`'s `detached` option, which makes the child a session and
  * process-group leader (setsid) before exec: no launcher program is needed.
@@ -9,6 +11,7 @@
  * @module
  */
 import { type Capture, capture, type Captured } from "./_capture.ts";
+import { CALL_MARKER, killTree, newCallId } from "./_sweep.ts";
 
 /** Options for {@linkcode runGroup}. */
 export interface RunOptions {
@@ -17,10 +20,18 @@ export interface RunOptions {
   cwd: string;
   env: Record<string, string>;
   input: Uint8Array;
+  /** Cap on stderr, and on stdout unless `maxStdoutBytes` is lower. */
   maxOutputBytes: number;
+  /** Cap on stdout (the answer); default `maxOutputBytes`. */
+  maxStdoutBytes?: number;
   timeoutMs: number;
   /** Registers a kill switch for `close()`; the returned function unregisters it. */
-  track(kill: () => void): () => void;
+  track(kill: () => Promise<void>): () => void;
+  /**
+   * Takes the sweep of a call that ended normally, still under way (`close()` awaits it): the
+   * answer is not held back for it.
+   */
+  background(sweep: Promise<void>): void;
 }
 
 /** How a run ended. */
@@ -58,12 +69,13 @@ async function writeInput(stdin: WritableStream<Uint8Array>, input: Uint8Array):
 /** Spawns the hook and supervises it to the end. Never rejects. */
 export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
   const deadline = performance.now() + opts.timeoutMs;
+  const callId = newCallId();
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(opts.program, {
       args: opts.args,
       cwd: opts.cwd,
-      env: opts.env,
+      env: { ...opts.env, [CALL_MARKER]: callId },
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
@@ -74,18 +86,21 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
     return { kind: "spawn_failed", message: err instanceof Error ? err.message : String(err) };
   }
   const pid = child.pid;
-  const killGroup = () => {
-    try {
-      Deno.kill(-pid, "SIGKILL");
-    } catch { /* the group is already gone */ }
-    try {
-      child.kill("SIGKILL");
-    } catch { /* the leader is already gone */ }
-  };
-  const untrack = opts.track(killGroup);
-  const out: Capture = capture(child.stdout, opts.maxOutputBytes);
-  const err: Capture = capture(child.stderr, opts.maxOutputBytes);
   let leader: Deno.CommandStatus | undefined;
+  let sweeping: Promise<void> | undefined;
+  // Freezes the group at once (nothing in it forks any more), then finds and kills the tree.
+  const killAll = () =>
+    sweeping ??= killTree({ group: pid, root: leader ? undefined : pid, callId }).finally(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* the leader is already gone */ }
+    });
+  const untrack = opts.track(killAll);
+  const out: Capture = capture(
+    child.stdout,
+    Math.min(opts.maxOutputBytes, opts.maxStdoutBytes ?? opts.maxOutputBytes),
+  );
+  const err: Capture = capture(child.stderr, opts.maxOutputBytes);
   const status = child.status.then((s) => (leader = s));
   const writing = writeInput(child.stdin, opts.input);
   const finished = Promise.all([status, out.done, err.done, writing]).then(() => "done" as const);
@@ -96,8 +111,9 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
   try {
     const how = await Promise.race([finished, expired]);
     const leaderBeforeKill = leader;
-    killGroup(); // background leftovers do not outlive the call
+    // background leftovers, setsid ones included, do not outlive the call
     if (how === "done" && leader) {
+      opts.background(killAll());
       return {
         kind: "exited",
         code: leader.code,
@@ -106,7 +122,8 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
         stderr: err.result(),
       };
     }
-    // Timed out: the group is dead; release the pipes (an escaped process may hold them).
+    // Timed out: kill it all, then release the pipes (an escaped process may hold them).
+    await killAll();
     await Promise.all([out.cancel(), err.cancel()]);
     await settleWithin(Promise.all([status, writing]), 2000);
     return {

@@ -2,7 +2,9 @@
  * The command executor: a hook that is an external program. It is run without a shell, in its
  * own process group, with a minimal environment; it reads `{"point", "context"}` as JSON on
  * stdin and answers on stdout (nothing = pass, or a JSON object of decisions). Exit 0 is an
- * answer, exit 2 refuses the operation with stderr as the reason, anything else fails.
+ * answer, exit 2 refuses the operation with stderr as the reason, anything else fails. Stdout is
+ * read up to `maxOutputBytes` and never past 1 MiB (`ANSWER_MAX_BYTES`); each decision is then
+ * held to its own cap when the answer is applied.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import {
   HookFailure,
   HookTimeout,
 } from "../executor.ts";
+import { ANSWER_MAX_BYTES } from "../contract.ts";
 import type { PointName } from "../points.ts";
 import { hookEnv, workItemRefOf } from "./_env.ts";
 import { DEFAULT_PATH, resolveProgram } from "./_resolve.ts";
@@ -76,7 +79,8 @@ export function createCommandExecutor(opts: CommandExecutorOptions): CommandExec
   const getEnv = opts.getEnv ?? ((n: string) => Deno.env.get(n));
   const refOf = opts.workItemRef ?? workItemRefOf;
   const max = opts.maxOutputBytes ?? 65536;
-  const running = new Set<() => void>();
+  const running = new Set<() => Promise<void>>();
+  const sweeps = new Set<Promise<void>>();
   let closed = false;
   const program = () =>
     resolveProgram(opts.argv[0], {
@@ -116,10 +120,15 @@ export function createCommandExecutor(opts: CommandExecutorOptions): CommandExec
         env,
         input,
         maxOutputBytes: max,
+        maxStdoutBytes: ANSWER_MAX_BYTES,
         timeoutMs: call.timeoutMs,
         track(kill) {
           running.add(kill);
           return () => running.delete(kill);
+        },
+        background(sweep) {
+          sweeps.add(sweep);
+          sweep.finally(() => sweeps.delete(sweep));
         },
       });
       const where = `hook ${opts.name} (${opts.argv[0]})`;
@@ -137,16 +146,16 @@ export function createCommandExecutor(opts: CommandExecutorOptions): CommandExec
           tel,
         );
       }
-      const out = interpret(run, { hook: opts.name, max });
+      const out = interpret(run, { hook: opts.name, max, answerMax: ANSWER_MAX_BYTES });
       if (!out.ok) throw new CommandHookFailure(`${where}: ${out.message}`, out.telemetry);
       return out.result;
     },
 
-    close() {
+    async close() {
       closed = true;
-      for (const kill of running) kill();
+      const kills = [...running].map((kill) => kill());
       running.clear();
-      return Promise.resolve();
+      await Promise.all([...kills, ...sweeps]);
     },
   };
 }

@@ -71,7 +71,7 @@ Deno.test("command: stdout that is not a JSON object fails", async () => {
   }
 });
 
-Deno.test("command: the environment is minimal: PATH, HOME, THE_LOOP_*, and the listed names", async () => {
+Deno.test("command: the environment is minimal: PATH, HOME, THE_LOOP_* (with the call id), and the listed names", async () => {
   const vars: Record<string, string> = {
     PATH: "/usr/bin:/bin",
     HOME: "/home/op",
@@ -84,6 +84,9 @@ Deno.test("command: the environment is minimal: PATH, HOME, THE_LOOP_*, and the 
   })
     .call("session_spawned", PARAMS, T);
   const env = Object.fromEntries(r.refused!.reason.split("\n").map((l) => l.split(/=(.*)/s, 2)));
+  // a fresh random id per call: how the-loop finds the call's processes when it kills them
+  assert.match(env.THE_LOOP_CALL_ID, /^[0-9a-f]{32}$/);
+  delete env.THE_LOOP_CALL_ID;
   assert.deepEqual(env, {
     PATH: "/usr/bin:/bin",
     HOME: "/home/op",

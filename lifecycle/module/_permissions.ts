@@ -6,6 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { HookLoadError } from "./_errors.ts";
+import { realTarget } from "./_real_path.ts";
 
 /** The permission kinds a hook can be granted, as Deno names them. */
 export const PERMISSION_KINDS = [
@@ -32,9 +33,30 @@ export type Grants = Partial<Record<PermissionKind, boolean | string[]>>;
 const PATH_KINDS = new Set<PermissionKind>(["read", "write", "ffi"]);
 
 /**
+ * `paths` and, after each, where it really leads when that differs (a granted path that is a
+ * symlink, or lies under one): Deno matches a path as written, so both spellings must pass it.
+ * The worker's file guard (`_runtime_fs.ts`) then holds every access to the real paths.
+ */
+function withRealPaths(paths: string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    if (!out.includes(path)) out.push(path);
+    let real: string;
+    try {
+      real = realTarget(resolve(path), { follow: true });
+    } catch {
+      continue; // a link loop: only the path as written, which Deno cannot open either
+    }
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+/**
  * The worker permissions for `grants`: every kind present, `false` unless granted. Relative
  * paths (read, write, ffi; run entries containing a `/`) resolve against `baseDir`, the
- * declaring config file's directory. Throws {@linkcode HookLoadError} on an unknown kind or a
+ * declaring config file's directory; a read or write path that is (or lies under) a symlink
+ * is granted under its real path too. Throws {@linkcode HookLoadError} on an unknown kind or a
  * value that is neither a boolean nor a list of strings.
  */
 export function workerPermissions(
@@ -54,7 +76,8 @@ export function workerPermissions(
       out[kind] = value;
     } else if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
       const pathLike = (v: string) => PATH_KINDS.has(kind) || (kind === "run" && v.includes("/"));
-      out[kind] = value.map((v) => pathLike(v) && !isAbsolute(v) ? resolve(baseDir, v) : v);
+      const listed = value.map((v) => pathLike(v) && !isAbsolute(v) ? resolve(baseDir, v) : v);
+      out[kind] = kind === "read" || kind === "write" ? withRealPaths(listed) : listed;
     } else {
       throw new HookLoadError(
         `permission "${kind}" must be true, false or a list of strings (got ${

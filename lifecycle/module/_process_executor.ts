@@ -1,7 +1,8 @@
 /**
  * Runs a bundled hook in a child the-loop process (`__hook-host` mode) with a heap cap and a
  * minimal environment. A timed-out call SIGKILLs the child; a child that dies (out of memory,
- * killed) is replaced by a fresh one at the next call. The daemon and its other hooks are
+ * killed) is replaced by a fresh one at the next call — after a backoff when it keeps dying
+ * (`_restart_backoff.ts`; a call before then fails at once). The daemon and its other hooks are
  * unaffected. Each child gets a random nonce in its first stdin line; a stdout line without it
  * is not a reply, whatever it looks like.
  *
@@ -11,6 +12,7 @@ import {
   type CallOptions,
   type CallResult,
   type Executor,
+  type ExecutorStatus,
   HookFailure,
   HookTimeout,
 } from "../executor.ts";
@@ -19,6 +21,7 @@ import { HookLoadError } from "./_errors.ts";
 import { hookHostCommand, hookHostEnv } from "./_host_command.ts";
 import { MEMORY_EXIT_CODE } from "./hook_host.ts";
 import type { WorkerHookOptions } from "./_worker_executor.ts";
+import { RestartBackoff } from "./_restart_backoff.ts";
 
 /** Options for {@linkcode startProcessHook}. */
 export interface ProcessHookOptions extends WorkerHookOptions {
@@ -48,6 +51,8 @@ interface Child {
   reading?: Promise<void>;
   /** Why it ended, once it has. */
   ended?: string;
+  /** Set when the-loop killed it (a timeout, a load timeout, close): not a death of its own. */
+  stopped?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -61,10 +66,22 @@ export class ProcessHook implements Executor {
   #handled = new Set<string>();
   #nextId = 1;
   #closed = false;
+  #backoff: RestartBackoff;
 
   constructor(opts: ProcessHookOptions) {
     this.name = opts.name;
     this.#opts = opts;
+    this.#backoff = new RestartBackoff(opts.restartPolicy, opts.restartClock);
+  }
+
+  status(): ExecutorStatus {
+    const down = this.#child?.ended !== undefined;
+    return {
+      restarts: this.#backoff.restarts,
+      crashes: this.#backoff.streak,
+      ...(this.#backoff.last !== undefined ? { lastCrash: this.#backoff.last } : {}),
+      state: down && this.#child?.stopped !== true ? "waiting" : "running",
+    };
   }
 
   /** The child's pid, while one runs (for tests and diagnostics). */
@@ -103,6 +120,7 @@ export class ProcessHook implements Executor {
   }
 
   #spawn(): Child {
+    this.#backoff.started(this.#child !== undefined);
     const cmd = hookHostCommand({ maxMemoryMb: this.#opts.maxMemoryMb });
     const env = hookHostEnv({ grant: this.#opts.permissions.env });
     const proc = new Deno.Command(cmd.command, {
@@ -139,6 +157,7 @@ export class ProcessHook implements Executor {
         : `exited (${s.signal ? `signal ${s.signal}` : `code ${s.code}`}; ` +
           `out of memory? its heap cap is ${this.#opts.maxMemoryMb} MiB)`;
       void child.writer.close().catch(() => {});
+      if (!child.stopped && !this.#closed) this.#backoff.died(`its process ${child.ended}`);
       const err = new HookFailure(`hook "${this.name}": its process ${child.ended}`);
       for (const settle of child.pending.values()) settle(err);
       child.pending.clear();
@@ -190,6 +209,7 @@ export class ProcessHook implements Executor {
 
   /** SIGKILLs `child` and waits until it is gone and its pipes are closed. */
   async #stop(child: Child): Promise<void> {
+    child.stopped = true;
     try {
       child.proc.kill("SIGKILL");
     } catch { /* already gone */ }
@@ -204,6 +224,10 @@ export class ProcessHook implements Executor {
     opts: CallOptions,
   ): Promise<CallResult> {
     if (this.#closed) throw new HookFailure(`hook "${this.name}" is closed`);
+    const died = this.#child?.ended !== undefined && !this.#child.stopped;
+    if (died && this.#backoff.waitMs() > 0 && !opts.probe) {
+      throw new HookFailure(`hook "${this.name}": ${this.#backoff.describe("process")}`);
+    }
     const child = this.#child && !this.#child.ended ? this.#child : this.#spawn();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<"timeout">((r) =>

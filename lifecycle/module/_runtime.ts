@@ -13,6 +13,7 @@
 import { guardWorker } from "./_runtime_guards.ts";
 import { lockDownCode } from "./_runtime_codegen.ts";
 import { checkAnswer } from "./_runtime_answer.ts";
+import { describeThrown } from "./_runtime_thrown.ts";
 
 type Msg =
   | {
@@ -44,10 +45,14 @@ Object.defineProperty(globalThis, "postMessage", {
   },
 });
 
+/** Replies with the failure `err`; never throws, whatever the hook threw. */
 function fail(id: number, err: unknown): void {
-  const error = err instanceof Error ? err.message : String(err);
-  const stack = err instanceof Error ? err.stack : undefined;
-  post({ id, ok: false, error, stack });
+  const { error, stack } = describeThrown(err);
+  try {
+    post({ id, ok: false, error, stack });
+  } catch {
+    post({ id, ok: false, error: "the hook failed, and its error could not be sent" });
+  }
 }
 
 function isClass(
@@ -110,18 +115,62 @@ function handledPoints(hook: Hook, points: string[]): string[] {
   return points.filter((p) => typeof hook[p] === "function");
 }
 
+// Taken before the hook runs: a hook that replaces `Event.prototype.preventDefault` (or the
+// events' `reason`/`error` getters) must not turn its own async errors into worker deaths.
+const preventDefault = Event.prototype.preventDefault;
+const reasonOf = Object.getOwnPropertyDescriptor(PromiseRejectionEvent.prototype, "reason")?.get;
+const errorOf = Object.getOwnPropertyDescriptor(ErrorEvent.prototype, "error")?.get;
+
+/**
+ * Deno's own error path reads these through the public prototypes when a worker's error or
+ * rejection goes unhandled: fixed before the hook runs, so a hook cannot make its own async
+ * errors kill its worker (a restart storm).
+ */
+function lockEventPaths(): void {
+  const fixed: [object, string][] = [
+    [Event.prototype, "preventDefault"],
+    [Event.prototype, "defaultPrevented"],
+    [EventTarget.prototype, "dispatchEvent"],
+    [EventTarget.prototype, "addEventListener"],
+    [EventTarget.prototype, "removeEventListener"],
+    [PromiseRejectionEvent.prototype, "reason"],
+    [PromiseRejectionEvent.prototype, "promise"],
+    [ErrorEvent.prototype, "error"],
+    [ErrorEvent.prototype, "message"],
+  ];
+  for (const [proto, key] of fixed) {
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    if (!d?.configurable) continue;
+    const lock = "value" in d ? { writable: false, configurable: false } : { configurable: false };
+    Object.defineProperty(proto, key, lock);
+  }
+}
+
+function read(getter: (() => unknown) | undefined, e: Event): unknown {
+  try {
+    return getter ? Reflect.apply(getter, e, []) : undefined;
+  } catch (err) {
+    return err;
+  }
+}
+
 /** Installs the guards, then serves the host's messages for the hook `loadHook` imports. */
 export function start(loadHook: () => Promise<Hook>): void {
-  guardWorker();
+  const report = guardWorker();
+  lockEventPaths();
   lockDownCode(globalThis as unknown as Record<string, unknown>);
   let hook: Hook | undefined;
+  const note = (what: string, err: unknown) => {
+    const { error, stack } = describeThrown(err);
+    report(`hook: ${what}: ${stack ?? error}\n`);
+  };
   scope.addEventListener("unhandledrejection", (e) => {
-    e.preventDefault();
-    console.error("hook: unhandled promise rejection:", e.reason);
+    Reflect.apply(preventDefault, e, []);
+    note("unhandled promise rejection", read(reasonOf, e));
   });
   scope.addEventListener("error", (e) => {
-    e.preventDefault();
-    console.error("hook: uncaught error:", e.error);
+    Reflect.apply(preventDefault, e, []);
+    note("uncaught error", read(errorOf, e));
   });
   scope.addEventListener("message", async (e) => {
     const msg = e.data as Msg;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { refused, replace } from "./_runtime_guards.ts";
+import { refused, replace } from "./_runtime_refusals.ts";
 
 // deno-lint-ignore no-explicit-any
 type Loose = Record<string, any>;
@@ -41,6 +41,8 @@ export function lockDownCode(g: Loose): void {
     if (name === "Function") replace(g, "Function", fn);
   }
   replace(g, "Worker", refused("new Worker()", "a hook runs in the one worker it is given"));
+  // guardWorker has already swapped `Deno` for a view without the internal symbol (and removed
+  // it from the real namespace); this covers a global it has not guarded
   const d = g.Deno;
   if (d && typeof d.internal === "symbol") {
     try {

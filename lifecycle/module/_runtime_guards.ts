@@ -1,112 +1,96 @@
 /**
- * Takes away, inside a hook's worker, what would change the-loop's process rather than the
- * worker: signals (to itself as well as handlers), exit, the working directory, permission
- * prompts, Node built-ins reached without an import, the host's stdin and stdout (in a
- * hook-host child they carry the protocol). Part of the worker runtime: embedded as text and
- * bundled ahead of the hook, never imported by the-loop itself.
+ * Takes away, inside a hook's worker, what would change or reveal the-loop's process rather
+ * than the worker. The hook's `Deno`, `process`, `console` and `navigator` are new objects built
+ * from allowlists (`_runtime_deno.ts`, `_runtime_process.ts`, `_runtime_console.ts`), not the
+ * real ones minus a denylist; storage that needs no grant (the Cache API, Web Storage,
+ * IndexedDB, Web Locks — each a channel between hooks, the Cache API also disk writes) is
+ * removed; the Node-compat globals that remain (`Buffer`, `clearImmediate`, `global`) are fixed
+ * to their values, and the timers (`_runtime_timers.ts`) cannot kill the worker by what their
+ * callbacks throw. Part of the worker runtime: embedded as text and bundled ahead of the hook,
+ * never imported by the-loop itself.
  *
  * @module
  */
-// deno-lint-ignore no-explicit-any
-type Loose = Record<string, any>;
+import { stderrConsole } from "./_runtime_console.ts";
+import { denoView } from "./_runtime_deno.ts";
+import { guardFs } from "./_runtime_fs.ts";
+import { processView } from "./_runtime_process.ts";
+import { type Loose, refused, replace, takeHost } from "./_runtime_refusals.ts";
+import { guardTimers } from "./_runtime_timers.ts";
 
-const HOST = "it would act on the-loop's process, not the hook's worker";
-
-/** A function (callable and constructible) that throws `<what> is not available to hooks`. */
-export function refused(what: string, why: string): () => never {
-  return function () {
-    throw new Error(`${what} is not available to hooks: ${why}`);
-  };
-}
-
-/** Defines `obj[key]` as a fixed `value`; left as is when the property cannot be redefined. */
-export function replace(obj: Loose, key: PropertyKey, value: unknown): void {
-  try {
-    Object.defineProperty(obj, key, { value, configurable: false, writable: false });
-  } catch { /* not configurable: left as is */ }
-}
+export { refused, replace } from "./_runtime_refusals.ts";
 
 /**
- * `kill` for the worker: signalling this very process (or a process group, pid ≤ 0) needs no
- * permission in Deno, and would kill or freeze the-loop; other pids go through the permission
- * check (`run`) as before.
+ * Globals that store or share data with no permission asked: removed where present. Those
+ * absent from Deno 2.9's workers are listed so a later Deno cannot bring them back unnoticed.
  */
-function guardedKill(what: string, orig: (pid: number, sig?: unknown) => unknown) {
-  const self = (globalThis as unknown as Loose).Deno.pid;
-  return function (pid: unknown, signal?: unknown) {
-    if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0 || pid === self) {
-      throw new Error(
-        `${what} is not available to hooks for this process or a process group: ` +
-          "it would signal the-loop itself, not the hook's worker",
-      );
-    }
-    return orig(pid, signal);
-  };
+const UNGRANTED_STORAGE = [
+  "caches",
+  "CacheStorage",
+  "Cache",
+  "localStorage",
+  "sessionStorage",
+  "Storage",
+  "StorageEvent",
+  "StorageManager",
+  "indexedDB",
+  "IDBFactory",
+  "LockManager",
+  "Lock",
+  "Navigator",
+  "WorkerNavigator",
+];
+
+/**
+ * Node-compat globals a hook may keep; their lazy getters are replaced by their values
+ * (`setImmediate`, with the other timers, by `guardTimers`).
+ */
+const NODE_KEPT = ["Buffer", "clearImmediate"];
+
+/** Defines `g[key] = value` for good, or throws: a guard that did not take must not go unseen. */
+function pin(g: Loose, key: string, value: unknown): void {
+  Object.defineProperty(g, key, { value, writable: false, configurable: false, enumerable: true });
 }
 
-function guardDeno(d: Loose): void {
-  replace(d, "exit", refused("Deno.exit()", "return or throw to end the call"));
-  replace(d, "addSignalListener", refused("Deno.addSignalListener()", HOST));
-  replace(d, "removeSignalListener", refused("Deno.removeSignalListener()", HOST));
-  replace(d, "chdir", refused("Deno.chdir()", HOST));
-  replace(d, "umask", refused("Deno.umask()", HOST));
-  replace(d, "kill", guardedKill("Deno.kill()", d.kill.bind(d)));
-  const perms = d.permissions;
-  const ask = "grant it in the hook's declaration (permissions)";
-  replace(perms, "request", refused("Deno.permissions.request()", ask));
-  replace(perms, "requestSync", refused("Deno.permissions.requestSync()", ask));
-  replace(d, "stdout", d.stderr);
-  Object.defineProperty(d, "stdin", {
-    get: refused("Deno.stdin", "a hook's input is the context it is called with"),
-    configurable: false,
+/** Deletes `key` from `g` and from every prototype of it that holds it. */
+function remove(g: Loose, key: string): void {
+  for (let o: Loose | null = g; o !== null; o = Object.getPrototypeOf(o)) {
+    if (Object.hasOwn(o, key) && !Reflect.deleteProperty(o, key)) {
+      throw new Error(`the-loop could not remove ${key} from the hook's worker`);
+    }
+  }
+}
+
+/** `navigator` without `locks` (shared by every worker of the process), `storage` or `gpu`. */
+function navigatorView(real: Loose | undefined): Loose {
+  const n = real ?? {};
+  return Object.freeze({
+    userAgent: n.userAgent,
+    language: n.language,
+    languages: Object.freeze([...(n.languages ?? [])]),
+    platform: n.platform,
+    hardwareConcurrency: n.hardwareConcurrency,
   });
 }
 
-function guardProcess(p: Loose | undefined): void {
-  if (!p) return;
-  replace(p, "exit", refused("process.exit()", "return or throw to end the call"));
-  replace(p, "abort", refused("process.abort()", HOST));
-  replace(p, "reallyExit", refused("process.reallyExit()", HOST));
-  if (typeof p.kill === "function") replace(p, "kill", guardedKill("process.kill()", p.kill));
-  const builtins = "Node built-ins reach around the hook's sandbox; use web APIs (fetch, " +
-    "Deno.readTextFile), which the hook's permissions govern";
-  replace(p, "getBuiltinModule", refused("process.getBuiltinModule()", builtins));
-  replace(p, "binding", refused("process.binding()", builtins));
-  replace(p, "_linkedBinding", refused("process._linkedBinding()", builtins));
-  replace(p, "openStdin", refused("process.openStdin()", "a hook's input is its context"));
-  for (const key of ["on", "once", "addListener", "prependListener", "prependOnceListener"]) {
-    const orig = p[key];
-    if (typeof orig !== "function") continue;
-    replace(p, key, function (this: unknown, event: unknown, ...rest: unknown[]) {
-      if (typeof event === "string" && /^SIG/.test(event)) {
-        throw new Error(`process.${key}("${event}") is not available to hooks: ${HOST}`);
-      }
-      return orig.call(this, event, ...rest);
-    });
-  }
-  try {
-    Object.defineProperty(p, "stdout", { get: () => p.stderr, configurable: false });
-    Object.defineProperty(p, "stdin", {
-      get: refused("process.stdin", "a hook's input is the context it is called with"),
-      configurable: false,
-    });
-  } catch { /* not configurable: left as is */ }
-}
-
-function guardConsole(c: Loose): void {
-  // In a hook-host child stdout is the protocol channel: everything a hook prints goes to stderr.
-  for (const key of ["log", "info", "debug", "dir", "dirxml", "table", "group", "groupCollapsed"]) {
-    const err = c.error.bind(c);
-    replace(c, key, (...args: unknown[]) => err(...args));
-  }
-}
-
-/** Installs every guard; runs once, before the hook's module is evaluated. */
-export function guardWorker(): void {
+/**
+ * Installs every guard; runs once, before the hook's module is evaluated. Returns the printer
+ * the runtime reports its own notes with (to stderr, whatever the hook does to `console`).
+ */
+export function guardWorker(): (text: string) => void {
   const g = globalThis as unknown as Loose;
-  guardProcess(g.process); // first: reading `process` may bootstrap it through Deno's internals
-  guardDeno(g.Deno);
-  guardConsole(g.console);
+  const host = takeHost(g); // first: reading `process` bootstraps it through Deno's internals
+  const out = stderrConsole(host, g.console);
+  const deno = denoView(host);
+  guardFs(deno, host.deno, g); // path grants mean real paths (`_runtime_fs.ts`)
+  pin(g, "Deno", Object.freeze(deno));
+  pin(g, "process", processView(host, out.warn));
+  pin(g, "console", out);
+  guardTimers(g);
+  for (const key of NODE_KEPT) if (key in g) pin(g, key, g[key]);
+  pin(g, "global", g);
+  pin(g, "navigator", navigatorView(g.navigator));
+  for (const key of UNGRANTED_STORAGE) remove(g, key);
   replace(g, "close", refused("close()", "the-loop ends the worker when it closes the hook"));
   // every hook has a worker of its own: a channel between them would let one read another's
   // contexts (or answer for it), so there is none
@@ -115,4 +99,10 @@ export function guardWorker(): void {
     "BroadcastChannel",
     refused("BroadcastChannel", "hooks are isolated from one another"),
   );
+  // Deno's internal object: its `core` evaluates code, signals and writes to raw descriptors
+  const internal = host.deno.internal;
+  if (typeof internal === "symbol" && !Reflect.deleteProperty(host.deno, internal)) {
+    throw new Error("the-loop could not remove Deno's internals from the hook's worker");
+  }
+  return host.writeErr;
 }

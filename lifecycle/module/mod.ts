@@ -86,6 +86,7 @@ function restrictTo(name: string, exec: Executor, on: PointName[] | undefined): 
     handles: (point) => on.includes(point),
     call: (point, params, opts) => exec.call(point, params, opts),
     close: () => exec.close(),
+    ...(exec.status ? { status: () => exec.status!() } : {}),
   };
 }
 

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { HookFailure, HookTimeout } from "../executor.ts";
 import { HookLoadError } from "./mod.ts";
 import { fixture, loadFixture, within } from "./_test_helpers.ts";
-import type { ProcessHook } from "./_process_executor.ts";
+import { type ProcessHook, startProcessHook } from "./_process_executor.ts";
+import { bundleHook, stopBundler } from "./_bundler.ts";
+import { workerPermissions } from "./_permissions.ts";
 import type { Executor } from "../executor.ts";
 
 const T = { timeoutMs: 10_000 };
@@ -100,7 +102,7 @@ Deno.test("process isolation: a throw and a load error read as in a worker", asy
   );
 });
 
-Deno.test("worker isolation: a busy loop leaks once, then the hook is disabled", async () => {
+Deno.test("worker isolation: a busy loop or an Atomics.wait leaks once, then the hook is disabled; each is named for what it does", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -109,6 +111,7 @@ Deno.test("worker isolation: a busy loop leaks once, then the hook is disabled",
       "--unstable-worker-options",
       "--allow-read",
       "--allow-env",
+      "--allow-run", // as the-loop has: it reads a stuck worker's thread through /bin/sh
       fixture("busy_worker_scenario.ts"),
     ],
     stdout: "piped",
@@ -120,7 +123,11 @@ Deno.test("worker isolation: a busy loop leaks once, then the hook is disabled",
   const r = JSON.parse(new TextDecoder().decode(out.stdout));
   assert.equal(r.timeout, true);
   assert.equal(r.leaked, true);
-  assert.match(r.message, /did not stop .*so the hook is disabled until the-loop restarts/);
+  assert.equal(r.stuck, "spinning");
+  assert.match(
+    r.message,
+    /; its worker busy-loops and holds a CPU core; it cannot be stopped, so the hook is disabled until the-loop restarts$/,
+  );
   assert.ok(r.elapsed >= 300, `the call ended before its time budget (${r.elapsed} ms)`);
   assert.ok(r.ticks >= 5, `the host's timers kept firing during the spin (ticks: ${r.ticks})`);
   // no fresh worker for the spin to pin: the next call fails at once
@@ -130,7 +137,21 @@ Deno.test("worker isolation: a busy loop leaks once, then the hook is disabled",
       `(its worker is still busy-looping)`,
   );
   assert.match(r.load, /^hook "spins-at-load": its top level did not finish within 500 ms; /);
-  assert.match(r.load, /busy-looping .* its thread may be leaked/);
+  assert.match(
+    r.load,
+    /busy-looping and cannot be stopped, so its thread is leaked \(holding a CPU\)/,
+  );
+  // blocked, not spinning — measured while the spinning thread above still burns its core
+  assert.deepEqual([r.blocked.timeout, r.blocked.leaked, r.blocked.stuck], [true, true, "blocked"]);
+  assert.match(
+    r.blocked.message,
+    /^hook "blocks" timed out after 300 ms at work_item_start; its worker is blocked \(e\.g\. Atomics\.wait\) and did not stop; it holds no CPU, but its thread stays until the-loop exits, so the hook is disabled until the-loop restarts$/,
+  );
+  assert.equal(
+    r.blocked.next,
+    `hook "blocks" is disabled until the-loop restarts: its last call could not be stopped ` +
+      `(its worker is still blocked, e.g. in Atomics.wait)`,
+  );
 });
 
 Deno.test("process isolation: a busy top level is killed when the load times out", async () => {
@@ -172,3 +193,40 @@ Deno.test(
     }
   },
 );
+
+Deno.test("process isolation: a child that keeps dying is started again only after a backoff", async () => {
+  const { code } = await bundleHook(fixture("allocates.ts"));
+  const hook = await startProcessHook({
+    name: "allocates",
+    code,
+    permissions: workerPermissions(undefined, fixture(".")),
+    maxMemoryMb: 64,
+    restartClock: { now: () => 0, random: () => 0 }, // frozen: a delay never passes by itself
+  });
+  try {
+    const grow = () =>
+      hook.call("work_item_start", { grow: true }, { timeoutMs: 30_000 }).then(
+        () => "answered",
+        (e: Error) => e.message,
+      );
+    assert.match(await grow(), /its process (passed its memory cap|exited)/);
+    // the first death costs nothing: the next call starts a child at once (and it dies too)
+    assert.match(await grow(), /its process (passed its memory cap|exited)/);
+    assert.deepEqual([hook.status().restarts, hook.status().crashes], [1, 2]);
+    // the second in a row: no child for 50–100 ms (the clock is frozen), the call fails at once
+    const fast = await hook.call("work_item_start", {}, T).then(() => "answered", (e) => e);
+    assert.ok(fast instanceof HookFailure);
+    assert.match(
+      fast.message,
+      /^hook "allocates": its process died 2 times in a row \(last: its process (passed its memory cap|exited).*\); it is not started again for another 0\.1 s, so this call fails now$/,
+    );
+    assert.equal(hook.status().restarts, 1);
+    // a circuit-breaker probe does not wait; nor does a call once the delay has passed
+    const probe = await hook.call("work_item_start", {}, { ...T, probe: true });
+    assert.deepEqual(probe.answer, { proceed: true, reason: "answered 0" });
+    assert.equal(hook.status().restarts, 2);
+  } finally {
+    await hook.close();
+    await stopBundler();
+  }
+});

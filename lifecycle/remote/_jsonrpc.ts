@@ -12,6 +12,16 @@ export type RpcOutcome =
   | { ok: true; answer: Record<string, unknown> | null }
   | { ok: false; message: string };
 
+/** The most of a JSON-RPC error's message a failure quotes, in characters. */
+export const ERROR_MESSAGE_MAX = 2000;
+
+/** `msg`, cut to {@linkcode ERROR_MESSAGE_MAX} characters with a note of how much was cut. */
+function capped(msg: string): string {
+  if (msg.length <= ERROR_MESSAGE_MAX) return msg;
+  return `${msg.slice(0, ERROR_MESSAGE_MAX)}… (${msg.length - ERROR_MESSAGE_MAX} more ` +
+    `characters cut)`;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -45,7 +55,7 @@ export function checkResponse(text: string, id: number): RpcOutcome {
   }
   if ("error" in body) {
     const err = isObject(body.error) ? body.error : {};
-    const msg = typeof err.message === "string" ? err.message : "(no message)";
+    const msg = typeof err.message === "string" ? capped(err.message) : "(no message)";
     const code = typeof err.code === "number" ? ` (code ${err.code})` : "";
     return { ok: false, message: `the hook answered an error${code}: ${msg}` };
   }

@@ -6,9 +6,10 @@
  */
 
 import { readCapped as readBytesCapped } from "../_read_capped.ts";
+import { ANSWER_MAX_BYTES } from "../contract.ts";
 
-/** Largest response body a remote hook may send: 1 MiB. */
-export const MAX_RESPONSE_BYTES = 1 << 20;
+/** Largest response body a remote hook may send: 1 MiB, the cap on a hook's whole answer. */
+export const MAX_RESPONSE_BYTES = ANSWER_MAX_BYTES;
 
 /** The body's text, or `undefined` (the stream cancelled) once it exceeds `max` bytes. */
 export async function readCapped(
