@@ -9,6 +9,7 @@
  * @module
  */
 import * as cliStart from "./cli_start.ts";
+import * as configLoad from "./config_load.ts";
 import * as eventsLongLine from "./events_long_line.ts";
 import * as eventsQuery from "./events_query.ts";
 import * as hooksCliStart from "./hooks_cli_start.ts";
@@ -25,6 +26,7 @@ export interface BenchModule {
 /** Every bench, by the name its results appear under. */
 export const BENCHES: Record<string, BenchModule> = {
   cli_start: cliStart,
+  config_load: configLoad,
   events_query: eventsQuery,
   events_long_line: eventsLongLine,
   hooks_module: hooksModule,
