@@ -39,3 +39,12 @@ export class ProblemsError extends Error {
     this.problems = problems;
   }
 }
+
+/** What an error says: an `Error`'s message, anything else as text. Never throws. */
+export function messageOf(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return "an error that cannot be described";
+  }
+}

@@ -6,7 +6,7 @@
  */
 import { type Command, CommanderError } from "commander";
 import { buildProgram } from "./commands/mod.ts";
-import type { CliContext } from "./commands/_context.ts";
+import type { CliContext } from "./commands/context.ts";
 import { ProblemsError, UsageError } from "./errors.ts";
 import { visible } from "./terminal.ts";
 
@@ -109,7 +109,7 @@ function processContext(): CliContext {
 if (import.meta.main) {
   if (Deno.args[0] === "__hook-host") {
     // hidden: a module hook's child process (isolation: process); never returns
-    await (await import("./lifecycle/module/hook_host.ts")).main();
+    await (await import("./lifecycle/mod.ts")).runHookHost();
   }
   const code = await run(Deno.args, processContext());
   Deno.exit(code);

@@ -40,3 +40,11 @@ export function visible(text: string, opts: VisibleOptions = {}): string {
   const re = opts.multiline === false ? UNSAFE_ONE_LINE : UNSAFE;
   return text.replace(re, show);
 }
+
+/** Renders rows as an aligned plain-text table with a header line. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(headers), ...rows.map(line)].join("\n") + "\n";
+}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { baseEnv, taskArgs } from "../tests/_cli.ts";
+import { baseEnv, taskArgs } from "../tests/_test_utils.ts";
 import { measure, type Measurement } from "./_measure.ts";
 
 /** How many times each command runs; `THE_LOOP_BENCH_RUNS` overrides the default 5. */

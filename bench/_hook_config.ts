@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { parseDeclaration } from "../lifecycle/declaration.ts";
-import { loadExecutors } from "../lifecycle/loader.ts";
-import type { RunnerEntry } from "../lifecycle/runner.ts";
+import { parseDeclaration } from "../lifecycle/mod.ts";
+import { loadExecutors } from "../lifecycle/mod.ts";
+import type { RunnerEntry } from "../lifecycle/mod.ts";
 
 /** A hook as small as a real one gets: reads a fact, passes. */
 export const PASS_HOOK = `import { LifecycleHooks, type WorkItemStart } from "@the-loop/hooks";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { stopBundler } from "../lifecycle/module/mod.ts";
+import { stopBundler } from "../lifecycle/mod.ts";
 import { loadPassHooks } from "./_hook_config.ts";
 import { round } from "./_stats.ts";
 

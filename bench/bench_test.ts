@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { taskArgs } from "../tests/_cli.ts";
+import { taskArgs } from "../tests/_test_utils.ts";
 import { measure } from "./_measure.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

@@ -6,7 +6,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { taskArgs } from "../tests/_cli.ts";
+import { taskArgs } from "../tests/_test_utils.ts";
 import { scaled } from "./_stats.ts";
 
 const CHILD = fileURLToPath(new URL("./_idle_rss_child.ts", import.meta.url));

@@ -6,13 +6,15 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import type { Executor } from "../lifecycle/executor.ts";
-import { bundleHook, loadModuleHook, stopBundler } from "../lifecycle/module/mod.ts";
+import type { Executor } from "../lifecycle/mod.ts";
+import { bundleHook, loadModuleHook, stopBundler } from "../lifecycle/mod.ts";
 import { elapsed, judged, latency, percentile, round, scaled } from "./_stats.ts";
 
-const HOOK = fileURLToPath(new URL("../lifecycle/module/testdata/plain.ts", import.meta.url));
+const HOOK = fileURLToPath(
+  new URL("../lifecycle/executors/module/testdata/plain.ts", import.meta.url),
+);
 const SDK_HOOK = fileURLToPath(
-  new URL("../lifecycle/module/testdata/sdk_hook.ts", import.meta.url),
+  new URL("../lifecycle/executors/module/testdata/sdk_hook.ts", import.meta.url),
 );
 const PARAMS = { work_item: { ref: "github:acme/app#42" }, actor: "alice", proceed: true };
 

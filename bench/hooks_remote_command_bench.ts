@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { createCommandExecutor } from "../lifecycle/command/mod.ts";
-import { createRemoteExecutor } from "../lifecycle/remote/mod.ts";
-import type { Executor } from "../lifecycle/executor.ts";
+import { createCommandExecutor } from "../lifecycle/mod.ts";
+import { createRemoteExecutor } from "../lifecycle/mod.ts";
+import type { Executor } from "../lifecycle/mod.ts";
 import { latency, scaled } from "./_stats.ts";
 
 const PARAMS = { work_item: { ref: "github:acme/app#42" }, proceed: true, prompt: "x".repeat(512) };

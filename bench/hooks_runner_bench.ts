@@ -7,9 +7,9 @@
  * @module
  */
 import { EventLog, type EventSink, NULL_SINK } from "../events/mod.ts";
-import { makeContext, type WorkItemStart } from "../lifecycle/contract.ts";
-import { stopBundler } from "../lifecycle/module/mod.ts";
-import { Runner, type RunnerEntry } from "../lifecycle/runner.ts";
+import { makeContext, type WorkItemStart } from "../lifecycle/sdk/mod.ts";
+import { stopBundler } from "../lifecycle/mod.ts";
+import { Runner, type RunnerEntry } from "../lifecycle/mod.ts";
 import { judged, latency, scaled } from "./_stats.ts";
 import { loadPassHooks } from "./_hook_config.ts";
 

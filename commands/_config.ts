@@ -7,7 +7,7 @@
  * @module
  */
 import type { LoadedConfig } from "../config/mod.ts";
-import type { CliContext } from "./_context.ts";
+import type { CliContext } from "./context.ts";
 
 /**
  * Loads the config for a command run with `ctx`. The loader (and with it `yaml` and `ajv`) is

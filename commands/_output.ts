@@ -21,10 +21,4 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
 }
 
-/** Renders rows as an aligned plain-text table with a header line. */
-export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
-  return [line(headers), ...rows.map(line)].join("\n") + "\n";
-}
+export { table } from "../terminal.ts";

@@ -9,7 +9,7 @@
  */
 import { type Command, Option } from "commander";
 import { isAbsolute, join } from "node:path";
-import type { CliContext } from "./_context.ts";
+import type { CliContext } from "./context.ts";
 import { formatOption, toJson } from "./_output.ts";
 import { loadCliConfig } from "./_config.ts";
 import { UsageError } from "../errors.ts";

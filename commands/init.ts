@@ -10,7 +10,7 @@
 import type { Command } from "commander";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../state/atomic.ts";
-import { type CliContext, println } from "./_context.ts";
+import { type CliContext, println } from "./context.ts";
 import { exists } from "../state/files.ts";
 
 /** Registers `init`. */

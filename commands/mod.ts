@@ -5,7 +5,7 @@
  * @module
  */
 import { Command } from "commander";
-import type { CliContext } from "./_context.ts";
+import type { CliContext } from "./context.ts";
 import { VERSION } from "../version.ts";
 import * as init from "./init.ts";
 import * as config from "./config/mod.ts";

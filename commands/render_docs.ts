@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { formatMarkdown } from "../tools/fmt_markdown.ts";
-import { silentContext } from "./_context.ts";
+import { silentContext } from "./context.ts";
 import { buildProgram } from "./mod.ts";
 
 const HEADER = `# CLI reference

@@ -8,8 +8,8 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { SchemaNode } from "./_describe.ts";
-import { absolutePath } from "./_resolve.ts";
+import type { SchemaNode } from "./describe.ts";
+import { absolutePath } from "./resolve.ts";
 
 /** Inputs to {@linkcode fillConfig}. */
 export interface FillOptions {

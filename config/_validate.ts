@@ -7,9 +7,9 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Problem } from "../errors.ts";
-import { describeSchema, didYouMean, type SchemaNode, showValue } from "./_describe.ts";
+import { describeSchema, didYouMean, type SchemaNode, showValue } from "./describe.ts";
 import { isSecretPath, looksLikeToken, maskProblem, maskTokens, tokenNotName } from "./_secrets.ts";
-import { formatKeyPath, type KeyPath, type ParsedYaml, type Position } from "./_yaml.ts";
+import { formatKeyPath, type KeyPath, type ParsedYaml, type Position } from "./yaml.ts";
 
 /**
  * The keywords our schema adds. All but `x-env-name` are annotations read by the loader and the

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describeSchema, didYouMean, showValue } from "./_describe.ts";
-import { formatKeyPath } from "./_yaml.ts";
+import { describeSchema, didYouMean, showValue } from "./describe.ts";
+import { formatKeyPath } from "./yaml.ts";
 
 Deno.test("describeSchema words each rule the way problems read", () => {
   assert.equal(describeSchema({ type: "integer", minimum: 1 }), "an integer ≥ 1");

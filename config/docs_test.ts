@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DOCS_PATH, renderConfigDocs } from "./render_docs.ts";
 import { formatMarkdown } from "../tools/fmt_markdown.ts";
 import { CONFIG_SCHEMA } from "./mod.ts";
-import type { SchemaNode } from "./_describe.ts";
+import type { SchemaNode } from "./describe.ts";
 
 Deno.test("docs/config.md is exactly what the schema generates (run `deno task docs`)", async () => {
   const committed = await Deno.readTextFile(DOCS_PATH);

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { formatProblem, ProblemsError } from "../errors.ts";
 import { CONFIG_TEMPLATE, configFromText } from "./mod.ts";
-import { envOf } from "./_test_util.ts";
+import { envOf } from "./_test_utils.ts";
 
 const SEED = 0x7e1008;
 const CASES = 3000;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ProblemsError } from "../errors.ts";
 import { loadConfig } from "./mod.ts";
-import { envOf, tempTree } from "./_test_util.ts";
+import { envOf, tempTree } from "./_test_utils.ts";
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
   const error = await promise.then(() => undefined, (e) => e);

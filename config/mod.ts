@@ -18,11 +18,11 @@ import { dirname } from "node:path";
 import { type Problem, ProblemsError } from "../errors.ts";
 import schemaJson from "../schema/cli-config.schema.json" with { type: "json" };
 import templateText from "./cli-config.template.yaml" with { type: "text" };
-import type { SchemaNode } from "./_describe.ts";
+import type { SchemaNode } from "./describe.ts";
 import { fillConfig } from "./_fill.ts";
-import { type ConfigSource, describeOrigin, resolveConfigPath } from "./_resolve.ts";
+import { type ConfigSource, describeOrigin, resolveConfigPath } from "./resolve.ts";
 import { maskProblem } from "./_secrets.ts";
-import { type KeyPath, parseYaml, type Position } from "./_yaml.ts";
+import { type KeyPath, parseYaml, type Position } from "./yaml.ts";
 import type { CliConfig } from "./types.ts";
 
 export type {
@@ -33,8 +33,8 @@ export type {
   PollSource,
   RoutingConfig,
 } from "./types.ts";
-export type { ConfigSource } from "./_resolve.ts";
-export type { KeyPath, ParsedYaml, Position } from "./_yaml.ts";
+export type { ConfigSource } from "./resolve.ts";
+export type { KeyPath, ParsedYaml, Position } from "./yaml.ts";
 export {
   absolutePath,
   CONFIG_DIR_NAME,
@@ -49,10 +49,10 @@ export {
   type Resolved,
   SOURCE_LABELS,
   sourceLabel,
-} from "./_resolve.ts";
-export { MAX_ALIAS_VALUES, MAX_DEPTH } from "./_yaml_data.ts";
-export { formatKeyPath, parseYaml } from "./_yaml.ts";
-export { didYouMean } from "./_describe.ts";
+} from "./resolve.ts";
+export { MAX_ALIAS_VALUES, MAX_DEPTH } from "./yaml.ts";
+export { formatKeyPath, parseYaml } from "./yaml.ts";
+export { didYouMean } from "./describe.ts";
 
 /** The CLI config's JSON Schema (draft 2020-12), embedded. */
 export const CONFIG_SCHEMA: SchemaNode = schemaJson;

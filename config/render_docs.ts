@@ -5,7 +5,7 @@
  * @module
  */
 import { CONFIG_SCHEMA } from "./mod.ts";
-import type { SchemaNode } from "./_describe.ts";
+import type { SchemaNode } from "./describe.ts";
 import { INTRO } from "./_docs_intro.ts";
 import { formatMarkdown } from "../tools/fmt_markdown.ts";
 

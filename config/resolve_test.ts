@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describeSearch, loadConfig, lookupDirs } from "./mod.ts";
-import { envOf, tempTree } from "./_test_util.ts";
+import { envOf, tempTree } from "./_test_utils.ts";
 
 /** How many folders lie above `dir` (`/a/b` has two: `/a` and `/`). */
 const parentsOf = (dir: string) => dir.split("/").filter(Boolean).length;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { POINT_NAMES } from "../lifecycle/points.ts";
+import { POINT_NAMES } from "../lifecycle/sdk/mod.ts";
 import { CONFIG_SCHEMA } from "./mod.ts";
-import type { SchemaNode } from "./_describe.ts";
+import type { SchemaNode } from "./describe.ts";
 import { CUSTOM_KEYWORDS } from "./_validate.ts";
 
 /** Keys that have no single default, and why. */
@@ -93,7 +93,7 @@ Deno.test("every key ending in Env (and every env list) refuses a token", () => 
 });
 
 Deno.test("hooks[].timeoutSeconds has the declaration parser's bound", async () => {
-  const { MAX_TIMEOUT_SECONDS } = await import("../lifecycle/declaration.ts");
+  const { MAX_TIMEOUT_SECONDS } = await import("../lifecycle/mod.ts");
   const schema = JSON.parse(
     await Deno.readTextFile(new URL("../schema/cli-config.schema.json", import.meta.url)),
   );

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { CONFIG_TEMPLATE, loadConfig } from "./mod.ts";
-import { envOf, tempTree } from "./_test_util.ts";
+import { envOf, tempTree } from "./_test_utils.ts";
 
 Deno.test("the starter template points editors at the schema and validates", async () => {
   assert.equal(

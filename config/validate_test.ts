@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ProblemsError } from "../errors.ts";
 import { loadConfig } from "./mod.ts";
-import { envOf, tempTree } from "./_test_util.ts";
+import { envOf, tempTree } from "./_test_utils.ts";
 
 const GHP = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"; // token-shaped, not a real token
 const HEX = "3f9a1c0be7d24a6f8b1e5c9d0a7b3e2f";

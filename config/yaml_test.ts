@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ProblemsError } from "../errors.ts";
 import { loadConfig, MAX_ALIAS_VALUES, MAX_DEPTH, parseYaml } from "./mod.ts";
-import { envOf, tempTree } from "./_test_util.ts";
+import { envOf, tempTree } from "./_test_utils.ts";
 
 const GHP = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"; // token-shaped, not a real token
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { walk } from "./_walk_test_util.ts";
+import { walk } from "./_test_utils.ts";
 import { EVENT_TYPES, LEVELS } from "./mod.ts";
 import { DOCS_PATH, renderEventsDocs } from "./render_docs.ts";
 

@@ -9,7 +9,7 @@ import {
   parseLevel,
   parseSince,
   peekField,
-} from "./_filter.ts";
+} from "./filter.ts";
 
 Deno.test("fnmatch: *, ?, [...], [!...] and literal specials", () => {
   const m = (p: string, s: string) => fnmatchToRegExp(p).test(s);

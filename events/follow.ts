@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { EventRecord } from "./_record.ts";
-import { compileFilter, type EventFilter } from "./_filter.ts";
+import type { EventRecord } from "./record.ts";
+import { compileFilter, type EventFilter } from "./filter.ts";
 import { linesForward, type OversizedLine } from "./_lines.ts";
 import { parseLine } from "./query.ts";
 import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";

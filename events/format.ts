@@ -9,7 +9,7 @@
  * @module
  */
 import { COMMON_FIELDS, EVENT_TYPES } from "./catalog.ts";
-import type { EventRecord } from "./_record.ts";
+import type { EventRecord } from "./record.ts";
 import { visible } from "../terminal.ts";
 
 /** The table's columns. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { tableRow, TableStream } from "./mod.ts";
-import { table } from "../commands/_output.ts";
+import { table } from "../terminal.ts";
 
 const HEADERS = ["a", "bb", "c"];
 const ROWS = [

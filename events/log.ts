@@ -7,7 +7,7 @@
  * @module
  */
 import type { Level } from "./catalog.ts";
-import { buildRecord, type EventSink, type PendingEvent } from "./_record.ts";
+import { buildRecord, type EventSink, type PendingEvent } from "./record.ts";
 
 /** Options for {@linkcode EventLog}. */
 export interface EventLogOptions {

@@ -22,11 +22,11 @@ export {
   LEVELS,
 } from "./catalog.ts";
 export type { Level } from "./catalog.ts";
-export { emitAll, type EventRecord, type EventSink, type PendingEvent } from "./_record.ts";
+export { emitAll, type EventRecord, type EventSink, type PendingEvent } from "./record.ts";
 export { EventLog, type EventLogOptions } from "./log.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
-export { isSecretKey, REDACTED } from "./_scrub.ts";
-export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./_filter.ts";
+export { isSecretKey, REDACTED } from "./scrub.ts";
+export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./filter.ts";
 export { queryEvents, type QueryOptions, type QueryResult } from "./query.ts";
 export { followEvents, type FollowOptions } from "./follow.ts";
 export {

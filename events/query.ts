@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { EventRecord } from "./_record.ts";
-import { compileFilter, compileLineCheck, type EventFilter, isEmptyFilter } from "./_filter.ts";
+import type { EventRecord } from "./record.ts";
+import { compileFilter, compileLineCheck, type EventFilter, isEmptyFilter } from "./filter.ts";
 import {
   linesBackward,
   linesForward,

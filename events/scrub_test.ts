@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { EventLog, isSecretKey, MemorySink, REDACTED } from "./mod.ts";
-import { maskTokens, scrub } from "./_scrub.ts";
+import { maskTokens, scrub } from "./scrub.ts";
 
 Deno.test("isSecretKey: secret-looking keys yes, env var names and look-alikes no", () => {
   for (

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Level } from "./catalog.ts";
-import { buildRecord, type EventRecord, type EventSink } from "./_record.ts";
+import { buildRecord, type EventRecord, type EventSink } from "./record.ts";
 
 /** Options for {@linkcode MemorySink}. */
 export interface MemorySinkOptions {

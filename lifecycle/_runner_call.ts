@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { applyAnswer, type Context, decisionNames } from "./contract.ts";
-import type { Entry } from "./declaration.ts";
-import { timeoutMs } from "./declaration.ts";
+import { applyAnswer, type Context, decisionNames } from "./sdk/contract.ts";
+import type { Entry } from "./declaration/mod.ts";
+import { timeoutMs } from "./declaration/mod.ts";
 import { type CallResult, type Executor, HookTimeout, type Stuck } from "./executor.ts";
-import type { PointName } from "./points.ts";
+import type { PointName } from "./sdk/points.ts";
 
 /**
  * How one call ended, as `hooks.ran` reports it; `skipped`: not called, its circuit is open.

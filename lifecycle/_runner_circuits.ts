@@ -6,8 +6,8 @@
  * @module
  */
 import type { EventSink } from "../events/mod.ts";
-import type { Entry } from "./declaration.ts";
-import type { PointName } from "./points.ts";
+import type { Entry } from "./declaration/mod.ts";
+import type { PointName } from "./sdk/points.ts";
 import type { Outcome } from "./_runner_call.ts";
 import { reportCircuit } from "./_runner_events.ts";
 import {
@@ -16,7 +16,7 @@ import {
   type CircuitPolicy,
   type CircuitStatus,
   type Transition,
-} from "./_circuit.ts";
+} from "./circuit.ts";
 import type { CircuitRecord, CircuitStore } from "./circuit_store.ts";
 
 /** Options for {@linkcode Circuits}. */

@@ -6,11 +6,11 @@
  * @module
  */
 import type { EventSink } from "../events/mod.ts";
-import type { Entry } from "./declaration.ts";
+import type { Entry } from "./declaration/mod.ts";
 import type { Stuck } from "./executor.ts";
 import type { Outcome } from "./_runner_call.ts";
-import type { Transition } from "./_circuit.ts";
-import type { PointName } from "./points.ts";
+import type { Transition } from "./circuit.ts";
+import type { PointName } from "./sdk/points.ts";
 
 /** What {@linkcode report} needs about one call. */
 export interface CallReport {

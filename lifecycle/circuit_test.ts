@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Breaker, CIRCUIT_POLICY } from "./_circuit.ts";
+import { Breaker, CIRCUIT_POLICY } from "./circuit.ts";
 
 const P = CIRCUIT_POLICY;
 

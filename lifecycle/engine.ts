@@ -20,10 +20,10 @@
 import { ProblemsError } from "../errors.ts";
 import type { LoadedConfig } from "../config/mod.ts";
 import type { EventSink } from "../events/mod.ts";
-import type { ContextOf } from "./contract.ts";
-import { type Declaration, parseDeclaration } from "./declaration.ts";
+import type { ContextOf } from "./sdk/contract.ts";
+import { type Declaration, parseDeclaration } from "./declaration/mod.ts";
 import { loadExecutors } from "./loader.ts";
-import type { PointName } from "./points.ts";
+import type { PointName } from "./sdk/points.ts";
 import { Runner } from "./runner.ts";
 import { FileCircuitStore } from "./circuit_store.ts";
 import { redactor, secretsOf } from "./secrets.ts";

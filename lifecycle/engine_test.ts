@@ -4,7 +4,7 @@ import { ProblemsError } from "../errors.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "./engine.ts";
 import { Runner } from "./runner.ts";
-import { entryOf, fakeExecutor, startCtx } from "./_runner_fakes_test_util.ts";
+import { entryOf, fakeExecutor, startCtx } from "./_test_utils.ts";
 
 /** A real cli-config.yaml (plus executable scripts) in a temp dir, loaded by the real loader. */
 async function configWith(yaml: string, scripts: Record<string, string> = {}) {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PointName } from "./points.ts";
+import type { PointName } from "./sdk/points.ts";
 
 /** What the executor kinds are called in declarations, events and reports. */
 export type ExecutorKind = "module" | "remote" | "command";
@@ -98,3 +98,19 @@ export class HookTimeout extends HookFailure {
     if (this.leaked) this.stuck = opts.stuck ?? "unknown";
   }
 }
+
+/**
+ * A module hook could not be loaded: its file (or one it imports) is missing or invalid, an
+ * import is refused, its top level threw, or no executor could be picked from its exports.
+ * The message names the hook and, where known, `file:line:col`.
+ */
+export class HookLoadError extends Error {
+  override name = "HookLoadError";
+}
+
+/**
+ * How long a hook's top level may take to load when a module hook's `loadTimeoutMs`
+ * is not given: generous for a cold worker or child process on a busy machine, short enough
+ * that a hook stuck at load fails `hooks test`, `hooks validate` and the daemon's start.
+ */
+export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;

@@ -6,15 +6,14 @@
  *
  * @module
  */
+import { formatKeyPath } from "../config/mod.ts";
 import type { Problem } from "../errors.ts";
-import { renderPath } from "./_declaration_check.ts";
-import type { Declaration, Entry } from "./declaration.ts";
+import type { Declaration, Entry } from "./declaration/mod.ts";
 import type { Executor } from "./executor.ts";
 import type { RunnerEntry } from "./runner.ts";
 import { redactor, secretsOf } from "./secrets.ts";
-import { DEFAULT_LOAD_TIMEOUT_MS, loadModuleHook } from "./module/mod.ts";
-import { createRemoteExecutor } from "./remote/mod.ts";
-import { createCommandExecutor } from "./command/mod.ts";
+import { DEFAULT_LOAD_TIMEOUT_MS } from "./executor.ts";
+import { createCommandExecutor, createRemoteExecutor, loadModuleHook } from "./executors/mod.ts";
 
 /** Options for {@linkcode loadExecutors}. */
 export interface LoadExecutorsOptions {
@@ -123,7 +122,7 @@ export function entryProblem(decl: Declaration, entry: Entry, message: string): 
   return {
     ...(decl.file !== undefined ? { file: decl.file } : {}),
     ...(entry.line !== undefined ? { line: entry.line, col: entry.col } : {}),
-    path: renderPath(["hooks", entry.index]),
+    path: formatKeyPath(["hooks", entry.index]),
     message: named ? message : `hook "${entry.name}": ${message}`,
   };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../config/mod.ts";
-import { parseDeclaration } from "./declaration.ts";
+import { parseDeclaration } from "./declaration/mod.ts";
 import { loadExecutors } from "./loader.ts";
 
 const PLAIN = `export default {

@@ -1,72 +1,84 @@
 /**
- * The hook-author SDK, imported as `@the-loop/hooks`:
+ * The hook engine's face: everything outside `lifecycle/` (commands, daemons, tests, bench)
+ * reaches the engine through this file, and hook authors' types through `./sdk/mod.ts`.
+ *
+ * - The process-wide seam: {@linkcode configureFromConfig}, {@linkcode run}, {@linkcode reset}
+ *   (a daemon configures strictly and refuses to start on a bad declaration; a call site builds
+ *   a context, calls `run`, applies the answer; `run` never throws).
+ * - The {@linkcode Runner}: a chain of hooks, every call wrapped, timed and attributed.
+ * - Reading a declaration ({@linkcode parseDeclaration}) and loading its executors
+ *   ({@linkcode loadExecutors}); each kind's executor for tools that load one hook alone.
+ * - Circuits ({@linkcode FileCircuitStore}) and secrets ({@linkcode secretsOf}).
  *
  * ```ts
- * import { LifecycleHooks, type WorkItemStart } from "@the-loop/hooks";
- *
- * export default class Roster extends LifecycleHooks {
- *   override work_item_start(ctx: WorkItemStart) {
- *     if (ctx.actor === "mallory") return { proceed: false, reason: "not on the roster" };
- *   }
- * }
+ * import * as engine from "./lifecycle/mod.ts";
+ * await engine.configureFromConfig(loaded, { strict: true });
+ * const ctx = await engine.run("work_item_start", makeContext("work_item_start", facts));
  * ```
- *
- * The SDK is bundled into the sandboxed hook worker, so it imports only these relative files
- * of `lifecycle/` (keep `_sdk_sources.ts` in step when this list changes) and touches no Deno
- * API at import time:
- *
- *   mod.ts, contract.ts, _catalog.ts, _context.ts, _schema.ts, points.ts, work_item.ts,
- *   hooks.ts, serve.ts, _read_capped.ts
  *
  * @module
  */
 export {
-  type HookAnswer,
-  type HookMeta,
-  type HookOptions,
-  type HookResult,
-  LifecycleHooks,
-} from "./hooks.ts";
+  configure,
+  configured,
+  configureFromConfig,
+  configureLazily,
+  type ConfigureOptions,
+  reset,
+  run,
+} from "./engine.ts";
+export { Runner, type RunnerEntry, type RunnerOptions } from "./runner.ts";
 export {
-  applyAnswer,
-  type ApplyOptions,
-  type Context,
-  ContextError,
-  type ContextInit,
-  contextJsonSchema,
-  type ContextOf,
-  type DecisionName,
-  decisionNames,
-  type DecisionsOf,
-  decisionsOf,
-  DecisionTypeError,
-  type FactsOf,
-  type FieldSpec,
-  type FieldType,
-  type InputReceived,
-  type JsonSchema,
-  makeContext,
-  type MakeContextOptions,
-  type PhaseChanged,
-  type PointContexts,
-  POINTS,
-  pointSchema,
-  type PointSpec,
-  type SessionSpawn,
-  type SessionSpawned,
-  type WaitingForInput,
-  type WorkItemComplete,
-  type WorkItemStart,
-} from "./contract.ts";
-export { isPointName, POINT_NAMES, type PointName } from "./points.ts";
+  entryProblem,
+  type LoadedExecutors,
+  loadExecutors,
+  type LoadExecutorsOptions,
+} from "./loader.ts";
 export {
-  toWorkItem,
-  WORK_ITEM_FIELDS,
-  type WorkItem,
-  WorkItemError,
-  type WorkItemFieldSpec,
-  workItemFromRef,
-  type WorkItemKind,
-  type WorkItemOptions,
-} from "./work_item.ts";
-export { handleRequest, RPC_ERRORS, serveHooks, type ServeHooksOptions } from "./serve.ts";
+  type CallOptions,
+  type CallResult,
+  DEFAULT_LOAD_TIMEOUT_MS,
+  type Executor,
+  type ExecutorKind,
+  type ExecutorStatus,
+  HookFailure,
+  HookLoadError,
+  HookTimeout,
+  type Stuck,
+} from "./executor.ts";
+export {
+  type CommandEntry,
+  type Declaration,
+  describeDeclaration,
+  type Entry,
+  MAX_TIMEOUT_SECONDS,
+  type ModuleEntry,
+  parseDeclaration,
+  type ParseDeclarationOptions,
+  type RemoteEntry,
+  timeoutMs,
+} from "./declaration/mod.ts";
+export {
+  bundleHook,
+  type CommandExecutor,
+  type CommandExecutorOptions,
+  createCommandExecutor,
+  createRemoteExecutor,
+  type HookBundle,
+  loadModuleHook,
+  type ModuleHookOptions,
+  type RemoteExecutor,
+  type RemoteExecutorOptions,
+  runHookHost,
+  stopBundler,
+} from "./executors/mod.ts";
+export {
+  type CircuitRecord,
+  circuitsDir,
+  type CircuitStore,
+  FileCircuitStore,
+  processRunning,
+} from "./circuit_store.ts";
+export { CIRCUIT_POLICY, type CircuitPolicy } from "./circuit.ts";
+export { type EnvReader, redact, redactor, secretsOf } from "./secrets.ts";
+export { SDK_ENTRY, SDK_SOURCES } from "./sdk/sources.ts";

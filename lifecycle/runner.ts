@@ -20,14 +20,14 @@
  * @module
  */
 import { emitAll, type EventSink, type PendingEvent } from "../events/mod.ts";
-import type { ContextOf } from "./contract.ts";
-import type { Entry } from "./declaration.ts";
-import { timeoutMs } from "./declaration.ts";
+import type { ContextOf } from "./sdk/contract.ts";
+import type { Entry } from "./declaration/mod.ts";
+import { timeoutMs } from "./declaration/mod.ts";
 import type { Executor } from "./executor.ts";
-import type { PointName } from "./points.ts";
+import type { PointName } from "./sdk/points.ts";
 import { callOne, skipOne } from "./_runner_call.ts";
 import { leakedNote, report } from "./_runner_events.ts";
-import type { CircuitPolicy, CircuitStatus } from "./_circuit.ts";
+import type { CircuitPolicy, CircuitStatus } from "./circuit.ts";
 import { Circuits } from "./_runner_circuits.ts";
 import type { CircuitStore } from "./circuit_store.ts";
 import { redactor } from "./secrets.ts";

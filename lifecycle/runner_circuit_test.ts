@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { MemorySink } from "../events/mod.ts";
 import { HookFailure, HookTimeout } from "./executor.ts";
-import { CIRCUIT_POLICY } from "./_circuit.ts";
+import { CIRCUIT_POLICY } from "./circuit.ts";
 import { FileCircuitStore } from "./circuit_store.ts";
 import { Runner, type RunnerEntry } from "./runner.ts";
-import { entryOf, fakeExecutor, phaseCtx, startCtx } from "./_runner_fakes_test_util.ts";
+import { entryOf, fakeExecutor, phaseCtx, startCtx } from "./_test_utils.ts";
 
 const T0 = Date.UTC(2026, 0, 1);
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { MemorySink } from "../events/mod.ts";
 import { HookFailure, HookTimeout } from "./executor.ts";
 import { Runner, type RunnerEntry } from "./runner.ts";
-import { entryOf, fakeExecutor, phaseCtx, startCtx } from "./_runner_fakes_test_util.ts";
+import { entryOf, fakeExecutor, phaseCtx, startCtx } from "./_test_utils.ts";
 
 function setup(entries: RunnerEntry[], opts: { secrets?: () => string[] } = {}) {
   const sink = new MemorySink({ strict: true });

@@ -30,7 +30,7 @@
  * @module
  */
 import { isSecretKey, REDACTED } from "../events/mod.ts";
-import type { Declaration, Entry } from "./declaration.ts";
+import type { Declaration, Entry } from "./declaration/mod.ts";
 
 /** Reads one environment variable. */
 export type EnvReader = (name: string) => string | undefined;

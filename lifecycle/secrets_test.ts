@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseDeclaration } from "./declaration.ts";
+import { parseDeclaration } from "./declaration/mod.ts";
 import { redact, redactor, secretForms, secretsOf } from "./secrets.ts";
 
 const ENV: Record<string, string> = {

@@ -1,68 +1,136 @@
 /**
- * The floors of the house (docs/contributing.md): a floor imports only from floors below it,
- * never up. This test reads every source file's imports (static and dynamic) and fails on an
- * import that goes up a floor.
+ * The house's rules (docs/contributing.md), read from every source file's imports (static,
+ * dynamic and text imports):
+ *
+ * - floors: a floor imports only from floors below it, never up;
+ * - faces: code outside `lifecycle/` reaches the hook engine through `lifecycle/mod.ts` and the
+ *   hook-author SDK through `lifecycle/sdk/mod.ts`, never another of their files;
+ * - the SDK is a floor of its own: its files import only files of `lifecycle/sdk/`;
+ * - `_` means private: a `_` file is imported only from its own folder (or a folder below it);
+ *   test helpers have one name, `_test_utils.ts`, and only tests and benches import them from
+ *   elsewhere;
+ * - a `mod.ts` never re-exports a `_` file's contents as if they were public.
  */
 import assert from "node:assert/strict";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const TEST_UTILS = "_test_utils.ts";
 
-/** Floor of a repo-relative path: higher numbers may import lower ones. */
+/** Floor of a repo-relative path of shipped code: higher numbers may import lower ones. */
 function floorOf(path: string): number {
   if (path === "main.ts") return 4;
   if (path.startsWith("commands/")) return 3;
   if (path.startsWith("lifecycle/")) return 2;
-  return 1; // ground: config/, events/, state/, schema/, errors.ts, version.ts
+  return 1; // ground: config/, events/, state/, schema/, errors.ts, terminal.ts, version.ts
 }
+
+const isTest = (rel: string) =>
+  rel.endsWith("_test.ts") || basename(rel) === TEST_UTILS || rel.startsWith("tests/") ||
+  rel.startsWith("bench/");
 
 async function* sources(dir: string): AsyncGenerator<string> {
   for await (const e of Deno.readDir(dir)) {
     const p = join(dir, e.name);
-    const rel = relative(ROOT, p);
     if (e.isDirectory) {
-      if (
-        ["node_modules", "testdata", ".git", "dist", "tests", "bench", "hooks-examples"]
-          .includes(e.name)
-      ) continue;
+      if (["node_modules", "testdata", ".git", "dist"].includes(e.name)) continue;
       yield* sources(p);
-    } else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts") && !/_test_util/.test(rel)) {
-      yield rel;
+    } else if (/\.(ts|js)$/.test(e.name) && !e.name.endsWith(".d.ts")) {
+      yield relative(ROOT, p);
     }
   }
 }
 
 const IMPORT =
   /(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\s*\(?\s*["']([^"']+)["']/g;
+const REEXPORT = /export\s[^"'`;]*?from\s*["'](\.[^"']+)["']/g;
 
-Deno.test("no source file imports from a floor above its own", async () => {
-  const violations: string[] = [];
-  let files = 0;
+interface Edge {
+  from: string;
+  to: string;
+}
+
+async function edges(): Promise<Edge[]> {
+  const out: Edge[] = [];
   for await (const file of sources(ROOT)) {
-    files++;
     const text = await Deno.readTextFile(join(ROOT, file));
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2];
       if (!spec.startsWith(".")) continue;
-      const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
-      if (target.startsWith("..")) continue;
-      if (floorOf(target) > floorOf(file)) violations.push(`${file} imports ${target}`);
+      const to = relative(ROOT, resolve(ROOT, dirname(file), spec));
+      if (!to.startsWith("..")) out.push({ from: file, to });
     }
   }
-  assert.ok(files > 20, `scanned only ${files} files`);
+  return out;
+}
+
+const all = await edges();
+
+Deno.test("the import scan sees the whole tree", () => {
+  assert.ok(new Set(all.map((e) => e.from)).size > 150, `scanned only ${all.length} imports`);
+});
+
+Deno.test("no source file imports from a floor above its own", () => {
+  const violations = all
+    .filter((e) => !isTest(e.from) && floorOf(e.to) > floorOf(e.from))
+    .map((e) => `${e.from} imports ${e.to}`);
   assert.deepEqual(violations, []);
 });
 
-Deno.test("nothing imports main.ts", async () => {
-  const importers: string[] = [];
+Deno.test("nothing imports main.ts", () => {
+  assert.deepEqual(all.filter((e) => e.to === "main.ts").map((e) => e.from), []);
+});
+
+Deno.test("outside lifecycle/, the engine is reached through its face and the SDK through its", () => {
+  const faces = ["lifecycle/mod.ts", "lifecycle/sdk/mod.ts"];
+  const violations = all
+    .filter((e) => !e.from.startsWith("lifecycle/") && e.to.startsWith("lifecycle/"))
+    .filter((e) => !faces.includes(e.to))
+    .filter((e) => !(isTest(e.from) && basename(e.to) === TEST_UTILS))
+    .map((e) => `${e.from} imports ${e.to} (use ${faces.join(" or ")})`);
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("the SDK imports nothing but its own files", () => {
+  const violations = all
+    .filter((e) => e.from.startsWith("lifecycle/sdk/") && !isTest(e.from))
+    .filter((e) => !e.to.startsWith("lifecycle/sdk/"))
+    .map((e) => `${e.from} imports ${e.to}`);
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("a _ file is imported only from its own folder (test helpers: by tests)", () => {
+  const violations = all
+    .filter((e) => basename(e.to).startsWith("_"))
+    .filter((e) => {
+      const home = dirname(e.to);
+      const at = dirname(e.from);
+      if (at === home || at.startsWith(`${home}/`) || home === ".") return false;
+      return !(basename(e.to) === TEST_UTILS && isTest(e.from));
+    })
+    .map((e) => `${e.from} imports ${e.to}, private to ${dirname(e.to)}/`);
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("test helpers are called _test_utils.ts", async () => {
+  const odd: string[] = [];
   for await (const file of sources(ROOT)) {
-    const text = await Deno.readTextFile(join(ROOT, file));
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2];
-      if (spec.startsWith(".") && resolve(ROOT, dirname(file), spec) === join(ROOT, "main.ts")) {
-        importers.push(file);
-      }
+    const name = basename(file);
+    if (/^_.*(test_util|test_helper|_fakes|test_server)/.test(name) && name !== TEST_UTILS) {
+      odd.push(file);
     }
   }
-  assert.deepEqual(importers, []);
+  assert.deepEqual(odd, []);
+});
+
+Deno.test("no mod.ts re-exports a _ file's contents as public", async () => {
+  const violations: string[] = [];
+  for await (const file of sources(ROOT)) {
+    if (basename(file) !== "mod.ts") continue;
+    const text = await Deno.readTextFile(join(ROOT, file));
+    for (const m of text.matchAll(REEXPORT)) {
+      if (basename(m[1]).startsWith("_")) violations.push(`${file} re-exports ${m[1]}`);
+    }
+  }
+  assert.deepEqual(violations, []);
 });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { baseEnv, cli, taskArgs } from "./_cli.ts";
+import { baseEnv, cli, taskArgs } from "./_test_utils.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { VERSION } from "../version.ts";
 import { buildProgram } from "../commands/mod.ts";
-import { silentContext } from "../commands/_context.ts";
+import { silentContext } from "../commands/context.ts";
 import type { Command } from "commander";
 
 /** Every command path, e.g. ["hooks", "test"]. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli } from "./_cli.ts";
+import { cli } from "./_test_utils.ts";
 
 /** A real temp dir holding `files` (relative path → content). */
 function tree(files: Record<string, string> = {}): string {

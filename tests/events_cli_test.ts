@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cli, spawnCli } from "./_cli.ts";
+import { cli, spawnCli } from "./_test_utils.ts";
 import { EVENT_TYPES } from "../events/mod.ts";
 
 const MIN = 60_000;

@@ -4,7 +4,7 @@
  * memory would die of heap exhaustion here, whatever the machine's speed.
  */
 import assert from "node:assert/strict";
-import { baseEnv, taskArgs } from "./_cli.ts";
+import { baseEnv, taskArgs } from "./_test_utils.ts";
 
 const HEAP_MB = 16;
 const LINES = 200_000; // ~60 MB: four times the heap

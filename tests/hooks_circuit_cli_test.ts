@@ -10,12 +10,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
-import * as engine from "../lifecycle/engine.ts";
-import { CIRCUIT_POLICY } from "../lifecycle/_circuit.ts";
-import { stopBundler } from "../lifecycle/module/mod.ts";
-import { cli } from "./_cli.ts";
-import { TAGGER, tree } from "./_hooks_cli_util.ts";
-import { startCtx } from "./_lifecycle_util.ts";
+import * as engine from "../lifecycle/mod.ts";
+import { CIRCUIT_POLICY } from "../lifecycle/mod.ts";
+import { stopBundler } from "../lifecycle/mod.ts";
+import { cli } from "./_test_utils.ts";
+import { TAGGER, tree } from "./_test_utils.ts";
+import { startCtx } from "./_test_utils.ts";
 
 // Kills its worker from a listener Deno itself fires (see lifecycle/module/testdata/_dies_soon.ts)
 const STORM = `const trap = () => {

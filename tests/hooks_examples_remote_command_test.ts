@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { makeContext } from "../lifecycle/contract.ts";
-import { baseEnv } from "./_cli.ts";
-import { example, ran, withHooks } from "./_hooks_examples.ts";
+import { makeContext } from "../lifecycle/sdk/mod.ts";
+import { baseEnv } from "./_test_utils.ts";
+import { example, ran, withHooks } from "./_test_utils.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TOKEN = "tl-example-token-8c2d41f0";

@@ -6,11 +6,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { makeContext } from "../lifecycle/contract.ts";
+import { makeContext } from "../lifecycle/sdk/mod.ts";
 import { parse as parseYaml } from "yaml";
 import { ProblemsError } from "../errors.ts";
-import { parseDeclaration } from "../lifecycle/declaration.ts";
-import { example, ran, withHooks } from "./_hooks_examples.ts";
+import { parseDeclaration } from "../lifecycle/mod.ts";
+import { example, ran, withHooks } from "./_test_utils.ts";
 
 /** Workers and esbuild outlive a single test by design. */
 const relaxed = { sanitizeOps: false, sanitizeResources: false };

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { cli } from "./_cli.ts";
-import { freePort, snippetOf, tree } from "./_hooks_cli_util.ts";
+import { cli } from "./_test_utils.ts";
+import { freePort, snippetOf, tree } from "./_test_utils.ts";
 
 /** Runs init, pastes its snippet into `config`, returns the printed `hooks test` argv. */
 async function initAndPaste(cwd: string, args: string[], config: string): Promise<string[]> {

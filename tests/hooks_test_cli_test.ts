@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli } from "./_cli.ts";
-import { remoteServer, SPAWN_CONTEXT, START_CONTEXT, TAGGER, tree } from "./_hooks_cli_util.ts";
+import { cli } from "./_test_utils.ts";
+import { remoteServer, SPAWN_CONTEXT, START_CONTEXT, TAGGER, tree } from "./_test_utils.ts";
 
 const TOKEN = "hooks-test-token-81d2aa";
 

@@ -7,8 +7,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { cli } from "./_cli.ts";
-import { SPAWN_CONTEXT, START_CONTEXT, tree } from "./_hooks_cli_util.ts";
+import { cli } from "./_test_utils.ts";
+import { SPAWN_CONTEXT, START_CONTEXT, tree } from "./_test_utils.ts";
 
 const EVIL = "\r\x1b[32m✓ passed\x1b[0m\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\x1b[H\x9b31m\u202e";
 const ENV = { THE_LOOP_CLI_CONFIG: "cli-config.yaml" };

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli } from "./_cli.ts";
-import { freePort, remoteServer, TAGGER, tree } from "./_hooks_cli_util.ts";
+import { cli } from "./_test_utils.ts";
+import { freePort, remoteServer, TAGGER, tree } from "./_test_utils.ts";
 
 const PASS_SH = "#!/bin/sh\ncat >/dev/null\n";
 const TOKEN = "validate-token-3e9f1c";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli } from "./_cli.ts";
+import { cli } from "./_test_utils.ts";
 import schema from "../schema/cli-config.schema.json" with { type: "json" };
 
 const tempCwd = () => Deno.realPathSync(Deno.makeTempDirSync({ prefix: "the-loop-init-" }));

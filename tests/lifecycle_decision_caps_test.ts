@@ -6,9 +6,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import * as engine from "../lifecycle/engine.ts";
-import type { Configured } from "./_lifecycle_util.ts";
-import { configured, moduleHook, startCtx } from "./_lifecycle_util.ts";
+import * as engine from "../lifecycle/mod.ts";
+import type { Configured } from "./_test_utils.ts";
+import { configured, moduleHook, startCtx } from "./_test_utils.ts";
 
 const MiB = 1024 * 1024;
 

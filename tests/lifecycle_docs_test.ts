@@ -4,9 +4,9 @@
  * code lacks, the WorkItem table, and TypeScript examples that type-check against the SDK.
  */
 import assert from "node:assert/strict";
-import { POINT_NAMES, POINTS } from "../lifecycle/contract.ts";
-import { LifecycleHooks } from "../lifecycle/hooks.ts";
-import { WORK_ITEM_FIELDS } from "../lifecycle/work_item.ts";
+import { POINT_NAMES, POINTS } from "../lifecycle/sdk/mod.ts";
+import { LifecycleHooks } from "../lifecycle/sdk/mod.ts";
+import { WORK_ITEM_FIELDS } from "../lifecycle/sdk/mod.ts";
 
 const DOC_URL = new URL("../docs/lifecycle-hooks.md", import.meta.url);
 const DOC = Deno.readTextFileSync(DOC_URL);
@@ -169,7 +169,7 @@ Deno.test("the docs' TypeScript examples type-check against the SDK", async () =
   assert.ok(blocks.length >= 2, "the docs carry TypeScript examples");
   const dir = await Deno.makeTempDir({ prefix: "the-loop-docs-" });
   try {
-    const sdk = new URL("../lifecycle/mod.ts", import.meta.url).href;
+    const sdk = new URL("../lifecycle/sdk/mod.ts", import.meta.url).href;
     const files = blocks.map((code, i) => {
       const file = `${dir}/example_${i}.ts`;
       Deno.writeTextFileSync(file, code.replaceAll('"@the-loop/hooks"', JSON.stringify(sdk)));

@@ -6,8 +6,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import * as engine from "../lifecycle/engine.ts";
-import { configured, moduleHook, startCtx } from "./_lifecycle_util.ts";
+import * as engine from "../lifecycle/mod.ts";
+import { configured, moduleHook, startCtx } from "./_test_utils.ts";
 
 const SECRET = "tl-e2e-roster-key-5b9d0c";
 const VAR = "TL_E2E_ROSTER_KEY";

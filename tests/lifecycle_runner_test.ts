@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
-import * as engine from "../lifecycle/engine.ts";
-import { makeContext } from "../lifecycle/contract.ts";
-import { type Configured, configured, moduleHook, startCtx } from "./_lifecycle_util.ts";
+import * as engine from "../lifecycle/mod.ts";
+import { makeContext } from "../lifecycle/sdk/mod.ts";
+import { type Configured, configured, moduleHook, startCtx } from "./_test_utils.ts";
 
 const TOKEN = "tl-test-bearer-4f1e9a7c";
 const HEADER = "platform-header-value-77";

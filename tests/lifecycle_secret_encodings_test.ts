@@ -6,8 +6,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import * as engine from "../lifecycle/engine.ts";
-import { configured, moduleHook, startCtx } from "./_lifecycle_util.ts";
+import * as engine from "../lifecycle/mod.ts";
+import { configured, moduleHook, startCtx } from "./_test_utils.ts";
 
 // a slash, a plus, a space, "?", "=", "&" and a non-ASCII letter: every encoding differs
 const SECRET = "tl-key/+ 5b?9d=0c&é-7f3a";

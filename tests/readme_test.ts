@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Command } from "commander";
 import denoJson from "../deno.json" with { type: "json" };
 import { buildProgram } from "../commands/mod.ts";
-import { silentContext } from "../commands/_context.ts";
+import { silentContext } from "../commands/context.ts";
 
 const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
 const tasks = Object.keys(denoJson.tasks);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Command } from "commander";
-import type { CliContext } from "../_context.ts";
+import type { CliContext } from "../context.ts";
 import * as show from "./show.ts";
 import * as validate from "./validate.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { loadCliConfig } from "../_config.ts";
-import type { CliContext } from "../_context.ts";
+import type { CliContext } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
 
 /** Registers `config show`. */

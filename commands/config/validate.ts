@@ -11,9 +11,9 @@ import type { Command } from "commander";
 import type { LoadedConfig } from "../../config/mod.ts";
 import { type Problem, ProblemsError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
-import { type CliContext, println } from "../_context.ts";
+import { type CliContext, println } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
-import { hooksProblems } from "../hooks/_declaration.ts";
+import { hooksProblems } from "../_declaration.ts";
 
 /** Registers `config validate`. */
 export function register(config: Command, ctx: CliContext): void {

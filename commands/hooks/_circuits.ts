@@ -6,11 +6,7 @@
  *
  * @module
  */
-import {
-  type CircuitRecord,
-  FileCircuitStore,
-  processRunning,
-} from "../../lifecycle/circuit_store.ts";
+import { type CircuitRecord, FileCircuitStore, processRunning } from "../../lifecycle/mod.ts";
 
 /** One hook's circuit, as `--format json` prints it. */
 export type CircuitView =

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Executor } from "../../lifecycle/executor.ts";
+import type { Executor } from "../../lifecycle/mod.ts";
 
 /** How long a loaded hook is watched, ms. */
 export const WATCH_MS = 300;

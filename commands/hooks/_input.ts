@@ -15,9 +15,9 @@ import {
   makeContext,
   POINT_NAMES,
   type PointName,
-} from "../../lifecycle/contract.ts";
-import { isPointName } from "../../lifecycle/points.ts";
-import type { CliContext } from "../_context.ts";
+} from "../../lifecycle/sdk/mod.ts";
+import { isPointName } from "../../lifecycle/sdk/mod.ts";
+import type { CliContext } from "../context.ts";
 
 /**
  * The closest of `names` to `given`, when it is close enough to be a typo: the config's

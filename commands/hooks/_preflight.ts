@@ -9,12 +9,12 @@
  * @module
  */
 import type { Problem } from "../../errors.ts";
-import { type Declaration, type Entry, timeoutMs } from "../../lifecycle/declaration.ts";
-import type { Executor } from "../../lifecycle/executor.ts";
-import { entryProblem, loadExecutors } from "../../lifecycle/loader.ts";
-import { stopBundler } from "../../lifecycle/module/mod.ts";
-import type { RemoteExecutor } from "../../lifecycle/remote/mod.ts";
-import { POINT_NAMES } from "../../lifecycle/points.ts";
+import { type Declaration, type Entry, timeoutMs } from "../../lifecycle/mod.ts";
+import type { Executor } from "../../lifecycle/mod.ts";
+import { entryProblem, loadExecutors } from "../../lifecycle/mod.ts";
+import { stopBundler } from "../../lifecycle/mod.ts";
+import type { RemoteExecutor } from "../../lifecycle/mod.ts";
+import { POINT_NAMES } from "../../lifecycle/sdk/mod.ts";
 import { crashesText, watchForCrashes } from "./_crash_watch.ts";
 
 /** What `hooks validate` found about one hook. */

@@ -10,13 +10,13 @@
  */
 import { ProblemsError } from "../../errors.ts";
 import { EventLog, type EventRecord, type EventSink, MemorySink } from "../../events/mod.ts";
-import { type Context, decisionsOf } from "../../lifecycle/contract.ts";
-import type { Declaration, Entry } from "../../lifecycle/declaration.ts";
-import { loadExecutors } from "../../lifecycle/loader.ts";
-import { stopBundler } from "../../lifecycle/module/mod.ts";
-import { POINT_NAMES, type PointName } from "../../lifecycle/points.ts";
-import { Runner } from "../../lifecycle/runner.ts";
-import { secretsOf } from "../../lifecycle/secrets.ts";
+import { type Context, decisionsOf } from "../../lifecycle/sdk/mod.ts";
+import type { Declaration, Entry } from "../../lifecycle/mod.ts";
+import { loadExecutors } from "../../lifecycle/mod.ts";
+import { stopBundler } from "../../lifecycle/mod.ts";
+import { POINT_NAMES, type PointName } from "../../lifecycle/sdk/mod.ts";
+import { Runner } from "../../lifecycle/mod.ts";
+import { secretsOf } from "../../lifecycle/mod.ts";
 
 /** Options for {@linkcode runOne}. */
 export interface RunOneOptions {

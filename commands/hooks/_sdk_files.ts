@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { SDK_ENTRY, SDK_SOURCES } from "../../lifecycle/_sdk_sources.ts";
+import { SDK_ENTRY, SDK_SOURCES } from "../../lifecycle/mod.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
 import { VERSION } from "../../version.ts";
 import { exists } from "../../state/files.ts";

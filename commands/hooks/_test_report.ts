@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type CliContext, println as printRaw } from "../_context.ts";
+import { type CliContext, println as printRaw } from "../context.ts";
 import { visible } from "../../terminal.ts";
 import type { RunOneResult } from "./_run_one.ts";
 

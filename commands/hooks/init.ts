@@ -11,7 +11,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { UsageError } from "../../errors.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
 import { loadCliConfig } from "../_config.ts";
-import { type CliContext, println } from "../_context.ts";
+import { type CliContext, println } from "../context.ts";
 import { SDK_DIR_NAME, writeSdk } from "./_sdk_files.ts";
 import { className, fill, type Kind, KINDS, snippet, STARTERS } from "./_templates.ts";
 import { exists } from "../../state/files.ts";

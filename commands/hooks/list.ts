@@ -8,10 +8,10 @@
  * @module
  */
 import { relative } from "node:path";
-import { describeDeclaration } from "../../lifecycle/declaration.ts";
-import { type CliContext, println } from "../_context.ts";
+import { describeDeclaration } from "../../lifecycle/mod.ts";
+import { type CliContext, println } from "../context.ts";
 import { toJson } from "../_output.ts";
-import { readDeclaration } from "./_declaration.ts";
+import { readDeclaration } from "../_declaration.ts";
 import { circuitText, readCircuits } from "./_circuits.ts";
 
 type DescribedEntry = ReturnType<typeof describeDeclaration>[number];

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Command } from "commander";
-import type { CliContext } from "../_context.ts";
+import type { CliContext } from "../context.ts";
 import { formatOption } from "../_output.ts";
 import { UsageError } from "../../errors.ts";
 import { closest } from "./_input.ts";

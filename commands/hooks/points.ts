@@ -6,9 +6,9 @@
  * @module
  */
 import type { Command } from "commander";
-import { contextJsonSchema, POINT_NAMES, POINTS, pointSchema } from "../../lifecycle/contract.ts";
-import { WORK_ITEM_FIELDS } from "../../lifecycle/work_item.ts";
-import type { CliContext } from "../_context.ts";
+import { contextJsonSchema, POINT_NAMES, POINTS, pointSchema } from "../../lifecycle/sdk/mod.ts";
+import { WORK_ITEM_FIELDS } from "../../lifecycle/sdk/mod.ts";
+import type { CliContext } from "../context.ts";
 import { formatOption, table, toJson } from "../_output.ts";
 
 /** The catalog as `--format json` prints it. */

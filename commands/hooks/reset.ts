@@ -9,10 +9,10 @@
  */
 import type { Command } from "commander";
 import { UsageError } from "../../errors.ts";
-import { FileCircuitStore } from "../../lifecycle/circuit_store.ts";
-import { type CliContext, println } from "../_context.ts";
+import { FileCircuitStore } from "../../lifecycle/mod.ts";
+import { type CliContext, println } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
-import { readDeclaration } from "./_declaration.ts";
+import { readDeclaration } from "../_declaration.ts";
 import { closest } from "./_input.ts";
 import { readCircuits } from "./_circuits.ts";
 

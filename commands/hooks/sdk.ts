@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import { join, resolve } from "node:path";
 import { loadCliConfig } from "../_config.ts";
-import { type CliContext, println } from "../_context.ts";
+import { type CliContext, println } from "../context.ts";
 import { SDK_DIR_NAME, writeSdk } from "./_sdk_files.ts";
 import { defaultHooksDir } from "./_paths.ts";
 

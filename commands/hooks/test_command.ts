@@ -8,9 +8,9 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import type { CliContext } from "../_context.ts";
+import type { CliContext } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
-import { readDeclaration } from "./_declaration.ts";
+import { readDeclaration } from "../_declaration.ts";
 import { buildContext, parseExpect, parsePoint, readJsonInput } from "./_input.ts";
 import { compare, jsonOf, printText } from "./_test_report.ts";
 import { visible } from "../../terminal.ts";

@@ -12,11 +12,11 @@
  * @module
  */
 import type { Command } from "commander";
-import { POINT_NAMES } from "../../lifecycle/points.ts";
+import { POINT_NAMES } from "../../lifecycle/sdk/mod.ts";
 import { formatProblem, type Problem, ProblemsError } from "../../errors.ts";
-import { type CliContext, println } from "../_context.ts";
+import { type CliContext, println } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
-import { readDeclaration } from "./_declaration.ts";
+import { readDeclaration } from "../_declaration.ts";
 import type { HookReport } from "./_preflight.ts";
 import { circuitText, type CircuitView, readCircuits } from "./_circuits.ts";
 

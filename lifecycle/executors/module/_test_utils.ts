@@ -1,0 +1,44 @@
+/**
+ * Shared bits of this folder's tests.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import type { Executor } from "../../executor.ts";
+import { loadModuleHook, type ModuleHookOptions } from "./mod.ts";
+
+/** Absolute path of a fixture in `testdata/`. */
+export function fixture(name: string): string {
+  return fileURLToPath(new URL(`./testdata/${name}`, import.meta.url));
+}
+
+/** Loads `testdata/<file>` as a hook named after it; extra options override. */
+export function loadFixture(
+  file: string,
+  opts: Partial<ModuleHookOptions> = {},
+): Promise<Executor> {
+  return loadModuleHook({
+    name: file.replace(/\.ts$/, "").replaceAll("_", "-"),
+    path: fixture(file),
+    baseDir: fixture("."),
+    ...opts,
+  });
+}
+
+// Every test here runs with Deno's op and resource sanitizers on: executors close their
+// workers, children and pipes. The scenarios that leak a thread for good (a busy loop in a
+// worker, a hook signalling its own process) run in a process of their own instead
+// (testdata/*_scenario.ts), so they cannot pin a CPU of, or kill, the test runner.
+
+/** `promise`, or a rejection once `ms` have passed: keeps a regression from hanging the run. */
+export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

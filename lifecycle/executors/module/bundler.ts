@@ -1,0 +1,208 @@
+/**
+ * Bundles a hook's `.ts` file and its relative imports, in memory, with esbuild-wasm, behind
+ * the worker runtime. Only the SDK and relative files inside the hook's own directory resolve
+ * (symlinks followed); every other import, and any `import()` of a computed specifier, is
+ * refused with `file:line:col`. Results are cached per file (invalidated when any bundled file's mtime
+ * changes).
+ *
+ * @module
+ */
+import * as esbuild from "esbuild-wasm/esm/browser.js";
+import wasm from "./_esbuild_wasm.js";
+import { dirname, isAbsolute } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { HookLoadError } from "../../executor.ts";
+import { computedImports } from "./_import_scan.ts";
+import {
+  confine,
+  hookRoot,
+  IMPORTABLE,
+  inSdkDir,
+  loaderFor,
+  refusalReason,
+  resolveSpecifier,
+  sdkSource,
+} from "./_resolve.ts";
+import { RUNTIME_SOURCES } from "./_runtime_sources.ts";
+
+const RUNTIME_DIR = dirname(fromFileUrl(import.meta.url));
+const RUNTIME_ENTRY = `${RUNTIME_DIR}/_runtime.ts`;
+const HOOK = "the-loop:hook";
+const ENTRY_NAME = "the-loop-hook-entry.js";
+
+/** A hook bundled with the worker runtime: one ES module, inline source map. */
+export interface HookBundle {
+  /** The hook's absolute path. */
+  path: string;
+  /** The bundled module's text. */
+  code: string;
+  /** Every file read from disk for it (the hook and its relative imports). */
+  files: string[];
+}
+
+/** The embedded text of a worker-runtime file, by absolute path. */
+function runtimeSource(path: string): string | undefined {
+  if (dirname(path) !== RUNTIME_DIR) return undefined;
+  const name = path.slice(RUNTIME_DIR.length + 1);
+  return Object.hasOwn(RUNTIME_SOURCES, name) ? RUNTIME_SOURCES[name] : undefined;
+}
+
+let ready: Promise<void> | undefined;
+const cache = new Map<string, { bundle: HookBundle; mtimes: number[] }>();
+
+function init(): Promise<void> {
+  return ready ??= esbuild.initialize({ wasmModule: wasm, worker: false }).catch((err) => {
+    ready = undefined;
+    throw err;
+  });
+}
+
+/**
+ * Stops esbuild, which otherwise keeps the event loop alive for a while after a build; call it
+ * in one-shot commands. A later {@linkcode bundleHook} starts it again.
+ */
+export async function stopBundler(): Promise<void> {
+  const was = ready;
+  if (!was) return;
+  ready = undefined;
+  try {
+    await was;
+  } catch {
+    return;
+  }
+  await esbuild.stop();
+}
+
+function mtimes(files: string[]): number[] | undefined {
+  try {
+    return files.map((f) => Deno.statSync(f).mtime?.getTime() ?? 0);
+  } catch {
+    return undefined;
+  }
+}
+
+const COMPUTED_IMPORT = "import() with a computed specifier refused: the-loop cannot check " +
+  "what it would load; import the file by a literal relative path (a method named import " +
+  "reads the same to this check: rename it)";
+
+/** The scan of a hook file for computed `import()`s, as esbuild errors at their location. */
+function scanErrors(path: string, contents: string, loader: string): esbuild.PartialMessage[] {
+  if (loader === "json") return [];
+  const lines = contents.split("\n");
+  return computedImports(contents).map(({ line, column }) => ({
+    text: COMPUTED_IMPORT,
+    location: { file: path, line, column, length: 6, lineText: lines[line - 1] },
+  }));
+}
+
+function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
+  const root = hookRoot(hookPath);
+  return {
+    name: "the-loop-hook-resolver",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.importer === ENTRY_NAME || args.importer === "<stdin>") {
+          return { path: args.path === HOOK ? hookPath : RUNTIME_ENTRY, namespace: "file" };
+        }
+        const refuse = (why: string) => ({
+          errors: [{ text: `import "${args.path}" refused: ${why}` }],
+        });
+        const why = refusalReason(args.path);
+        if (why) return refuse(why);
+        const path = resolveSpecifier(args.path, args.importer);
+        const fromSdk = inSdkDir(args.importer);
+        const fromRuntime = dirname(args.importer) === RUNTIME_DIR &&
+          runtimeSource(path) !== undefined;
+        if (fromSdk || fromRuntime || sdkSource(path) !== undefined) {
+          return { path, namespace: "file", pluginData: { fromSdk } };
+        }
+        if (!loaderFor(path)) return refuse(`only ${IMPORTABLE} files can be imported`);
+        const where = confine(path, root);
+        if ("refused" in where) return refuse(where.refused);
+        return { path, namespace: "file", pluginData: { real: where.real } };
+      });
+      build.onLoad({ filter: /.*/ }, async (args) => {
+        const embedded = sdkSource(args.path) ?? runtimeSource(args.path);
+        const loader = loaderFor(args.path);
+        if (!loader) {
+          return { errors: [{ text: `cannot load ${args.path}: only ${IMPORTABLE} files` }] };
+        }
+        if (embedded !== undefined) return { contents: embedded, loader };
+        if (args.pluginData?.fromSdk) {
+          return {
+            errors: [{
+              text: `the embedded SDK lacks ${args.path}; add it to lifecycle/sdk/sources.ts`,
+            }],
+          };
+        }
+        let contents: string;
+        try {
+          contents = await Deno.readTextFile(args.pluginData?.real ?? args.path);
+        } catch (err) {
+          return { errors: [{ text: `cannot read ${args.path}: ${(err as Error).message}` }] };
+        }
+        files.add(args.path);
+        const errors = scanErrors(args.path, contents, loader);
+        return errors.length ? { errors } : { contents, loader };
+      });
+    },
+  };
+}
+
+function formatMessages(errors: esbuild.Message[]): string {
+  return errors.map((m) => {
+    if (!m.location) return m.text;
+    const file = isAbsolute(m.location.file) ? m.location.file : `/${m.location.file}`;
+    return `${file}:${m.location.line}:${m.location.column + 1}: ${m.text}`;
+  }).join("\n");
+}
+
+/**
+ * Bundles the hook at absolute `path` (and its relative imports, and the SDK when imported)
+ * behind the worker runtime. Throws {@linkcode HookLoadError} with `file:line:col` for a
+ * missing file, a syntax error or a refused import.
+ */
+export async function bundleHook(path: string): Promise<HookBundle> {
+  if (!isAbsolute(path)) throw new HookLoadError(`hook path must be absolute (got ${path})`);
+  const hit = cache.get(path);
+  if (hit && mtimes(hit.bundle.files)?.every((m, i) => m === hit.mtimes[i])) return hit.bundle;
+  try {
+    if (!Deno.statSync(path).isFile) throw new Error("not a file");
+  } catch (err) {
+    throw new HookLoadError(`cannot read hook file ${path}: ${(err as Error).message}`);
+  }
+  await init();
+  const files = new Set<string>();
+  let result: esbuild.BuildResult<{ write: false }>;
+  try {
+    result = await esbuild.build({
+      stdin: {
+        contents: `import { start } from "runtime";\nstart(() => import("${HOOK}"));\n`,
+        sourcefile: ENTRY_NAME,
+        loader: "js",
+      },
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "neutral",
+      target: "esnext",
+      // no import() survives bundling: a computed one the scan missed becomes a throwing call
+      supported: { "dynamic-import": false },
+      sourcemap: "inline",
+      sourceRoot: "file:///",
+      sourcesContent: false,
+      absWorkingDir: "/",
+      keepNames: true,
+      logLevel: "silent",
+      plugins: [resolverPlugin(path, files)],
+    });
+  } catch (err) {
+    const errors = (err as { errors?: esbuild.Message[] }).errors;
+    if (!errors?.length) throw err;
+    throw new HookLoadError(formatMessages(errors));
+  }
+  const bundle = { path, code: result.outputFiles[0].text, files: [...files] };
+  const stamp = mtimes(bundle.files);
+  if (stamp) cache.set(path, { bundle, mtimes: stamp });
+  return bundle;
+}

@@ -1,0 +1,92 @@
+/**
+ * The hidden `the-loop __hook-host` mode: a child process that runs one hook's bundle in its
+ * sandboxed worker, spoken to over stdin/stdout in newline-delimited JSON. Its parent kills it
+ * on a timeout; it kills itself when its memory passes the cap (a backstop to V8's heap cap,
+ * which does not count buffers and which compiled binaries may not honour).
+ *
+ * Parent → child: `{type: "load", nonce, name, code, permissions, exportName?, options?,
+ * maxMemoryMb}` then `{type: "call", id, point, params}`. Child → parent, each line tagged
+ * `"hh": 1` and the load message's `nonce`: `{type: "loaded", handles}`, `{type:
+ * "load_failed", error}`, `{type: "result", id, ok, answer | error}`. Anything else on stdout
+ * is not the protocol (the parent passes it on). The nonce lives only in this main thread's
+ * memory: the hook's worker cannot read stdin, the environment or argv for it, so even output
+ * it got onto stdout could not pass for a reply.
+ *
+ * @module
+ */
+import type { PointName } from "../../sdk/points.ts";
+import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
+
+/** The exit code of a child that passed its memory cap. */
+export const MEMORY_EXIT_CODE = 86;
+
+const encoder = new TextEncoder();
+let nonce = "";
+
+function send(msg: Record<string, unknown>): void {
+  let bytes = encoder.encode(JSON.stringify({ ...msg, hh: 1, nonce }) + "\n");
+  while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+}
+
+function watchMemory(maxMemoryMb: number): void {
+  const limit = Deno.memoryUsage().rss + maxMemoryMb * 1024 * 1024;
+  const timer = setInterval(() => {
+    if (Deno.memoryUsage().rss > limit) {
+      console.error(`the-loop hook host: memory passed ${maxMemoryMb} MiB above start; exiting`);
+      Deno.exit(MEMORY_EXIT_CODE);
+    }
+  }, 20);
+  Deno.unrefTimer(timer);
+}
+
+async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let buf = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    buf += chunk;
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      yield buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+    }
+  }
+}
+
+async function handleCall(
+  hook: WorkerHook,
+  msg: { id: number; point: PointName; params: Record<string, unknown> },
+) {
+  try {
+    // The parent enforces the time budget (it kills this process); no timer of our own.
+    const { answer } = await hook.call(msg.point, msg.params, { timeoutMs: 2 ** 31 - 1 });
+    send({ type: "result", id: msg.id, ok: true, answer });
+  } catch (err) {
+    send({ type: "result", id: msg.id, ok: false, error: (err as Error).message });
+  }
+}
+
+/** Runs the hook-host protocol until stdin closes. */
+export async function main(): Promise<void> {
+  try {
+    Deno.addSignalListener("SIGINT", () => {}); // the parent decides when this child ends
+  } catch { /* no SIGINT listeners on this platform */ }
+  let hook: WorkerHook | undefined;
+  for await (const line of lines(Deno.stdin.readable)) {
+    if (!line.trim()) continue;
+    const msg = JSON.parse(line);
+    if (msg.type === "load") {
+      nonce = String(msg.nonce ?? "");
+      delete msg.nonce;
+      watchMemory(msg.maxMemoryMb);
+      try {
+        hook = await startWorkerHook(msg);
+        send({ type: "loaded", handles: await hook.loaded() });
+      } catch (err) {
+        send({ type: "load_failed", error: (err as Error).message });
+      }
+    } else if (msg.type === "call" && hook) {
+      void handleCall(hook, msg);
+    }
+  }
+  await hook?.close();
+  Deno.exit(0);
+}

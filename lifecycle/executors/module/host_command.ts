@@ -1,0 +1,111 @@
+/**
+ * How the-loop starts a hook-host child (`isolation: "process"`): the same program in its
+ * hidden `__hook-host` mode, with a V8 heap cap.
+ *
+ * @module
+ */
+import denoJson from "../../../deno.json" with { type: "json" };
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The command line and extra environment of a hook-host child. */
+export interface HookHostCommand {
+  command: string;
+  args: string[];
+  /** Variables to add to the child's environment (see {@linkcode hookHostEnv}). */
+  env: Record<string, string>;
+}
+
+/** Options for {@linkcode hookHostCommand}; all but `maxMemoryMb` default to this process. */
+export interface HookHostCommandOptions {
+  /** The child's V8 heap cap (old space), in MiB. */
+  maxMemoryMb: number;
+  /** `Deno.execPath()`: `deno`/`deno.exe` means running from source, else a compiled binary. */
+  execPath?: string;
+  /** Absolute path of the-loop's `main.ts` (used from source only). */
+  mainPath?: string;
+  /** The argv after `deno` in `deno.json`'s `the-loop` task (used from source only). */
+  taskWords?: string[];
+  /** The current `DENO_V8_FLAGS` (compiled only: the cap is appended to it). */
+  v8FlagsEnv?: string;
+}
+
+/** Is `execPath` the deno CLI itself (running from source) rather than a compiled the-loop? */
+export function isDenoCli(execPath: string): boolean {
+  const base = basename(execPath).toLowerCase();
+  return base === "deno" || base === "deno.exe";
+}
+
+/**
+ * The hook-host child's command. From source:
+ * `deno run <the-loop task flags> --v8-flags=--max-old-space-size=N <abs main.ts> __hook-host`.
+ * Compiled: `<the-loop> __hook-host` with `DENO_V8_FLAGS=--max-old-space-size=N` (appended to
+ * any existing value) — note that Deno's compiled binaries may ignore that variable
+ * (denoland/deno#19808), which is why the child also watches its own memory.
+ */
+export function hookHostCommand(opts: HookHostCommandOptions): HookHostCommand {
+  const execPath = opts.execPath ?? Deno.execPath();
+  const cap = `--max-old-space-size=${Math.max(16, Math.floor(opts.maxMemoryMb))}`;
+  if (!isDenoCli(execPath)) {
+    const prior = opts.v8FlagsEnv ?? Deno.env.get("DENO_V8_FLAGS");
+    return {
+      command: execPath,
+      args: ["__hook-host"],
+      env: { DENO_V8_FLAGS: prior ? `${prior},${cap}` : cap },
+    };
+  }
+  const mainPath = opts.mainPath ?? fileURLToPath(new URL("../../../main.ts", import.meta.url));
+  const words = opts.taskWords ?? denoJson.tasks["the-loop"].split(/\s+/).slice(1);
+  const flags = words.filter((w) => w !== "main.ts" && !w.startsWith("--v8-flags"));
+  return {
+    command: execPath,
+    args: [...flags, `--v8-flags=${cap}`, mainPath, "__hook-host"],
+    env: {},
+  };
+}
+
+/** What a hook-host child needs (upper-cased): deno's cache, temp files, proxies, CA files. */
+const BASE_ENV = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "XDG_CACHE_HOME",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  // Windows
+  "SYSTEMROOT",
+  "USERPROFILE",
+  "LOCALAPPDATA",
+  "APPDATA",
+  "TEMP",
+  "TMP",
+];
+
+/** Options for {@linkcode hookHostEnv}. */
+export interface HookHostEnvOptions {
+  /** The hook's `env` grant: the names it may read, or `true`/`"inherit"` for all. */
+  grant: boolean | string[] | "inherit" | undefined;
+  /** The environment to pick from; default this process's. */
+  env?: Record<string, string>;
+}
+
+/**
+ * The environment a hook-host child starts with (`clearEnv`): what deno needs to run from its
+ * cache (`PATH`, `HOME`, `XDG_CACHE_HOME`, `DENO_*` but `DENO_AUTH_TOKENS`, temp dirs, proxies, CA
+ * files)
+ * plus the names the hook is granted — never the-loop's tokens or other secrets, which a child
+ * would otherwise carry in its process image. `undefined` (inherit everything) when the hook
+ * is granted the whole environment.
+ */
+export function hookHostEnv(opts: HookHostEnvOptions): Record<string, string> | undefined {
+  if (opts.grant === true || opts.grant === "inherit") return undefined;
+  const env = opts.env ?? Deno.env.toObject();
+  const granted = Array.isArray(opts.grant) ? opts.grant : [];
+  const keep = (name: string) =>
+    BASE_ENV.includes(name.toUpperCase()) || granted.includes(name) ||
+    (name.startsWith("DENO_") && name !== "DENO_AUTH_TOKENS");
+  return Object.fromEntries(Object.entries(env).filter(([name]) => keep(name)));
+}

@@ -1,0 +1,119 @@
+/**
+ * Local module hooks: a hook's `.ts` file, bundled in memory with its relative imports, run in
+ * a permission-sandboxed Web Worker (or, with `isolation: "process"`, in a child the-loop
+ * process with a heap cap). See `docs/decisions/0003-esbuild-wasm-hook-bundling.md`.
+ *
+ * @module
+ */
+import type { Executor } from "../../executor.ts";
+import { isPointName, type PointName } from "../../sdk/points.ts";
+import { bundleHook } from "./bundler.ts";
+import { DEFAULT_LOAD_TIMEOUT_MS, HookLoadError } from "../../executor.ts";
+import { type Grants, workerPermissions } from "./permissions.ts";
+import { startProcessHook } from "./_process_executor.ts";
+import { firstLocation } from "./_worker_messages.ts";
+import { startWorkerHook } from "./_worker_executor.ts";
+
+export { bundleHook, type HookBundle, stopBundler } from "./bundler.ts";
+export { DEFAULT_LOAD_TIMEOUT_MS, HookLoadError } from "../../executor.ts";
+export { type Grants, PERMISSION_KINDS, type PermissionKind } from "./permissions.ts";
+export {
+  type HookHostCommand,
+  hookHostCommand,
+  hookHostEnv,
+  type HookHostEnvOptions,
+} from "./host_command.ts";
+
+/** What {@linkcode loadModuleHook} needs: one `hooks[]` entry of kind module, resolved. */
+export interface ModuleHookOptions {
+  /** The declaration's name. */
+  name: string;
+  /** The hook's `.ts` file, absolute. */
+  path: string;
+  /** The declaring config file's directory: relative permission paths resolve against it. */
+  baseDir: string;
+  /** The declaration's `executor`: which export to use. */
+  exportName?: string;
+  /** The declaration's `with`: handed to the class's constructor. */
+  options?: Record<string, unknown>;
+  /** What the hook may do; nothing by default. */
+  permissions?: Grants;
+  /** The points it is called at; each must be handled by the hook. Default: those it handles. */
+  on?: PointName[];
+  /** `"worker"` (default): a worker in this process; `"process"`: a child process. */
+  isolation?: "worker" | "process";
+  /** The child's heap cap under `isolation: "process"`; default 128. */
+  maxMemoryMb?: number;
+  /**
+   * How long the hook's top level may take to load (worker or child start, imports, top-level
+   * `await`); default {@linkcode DEFAULT_LOAD_TIMEOUT_MS}. Past it the worker is terminated or
+   * the child SIGKILLed and the load fails.
+   */
+  loadTimeoutMs?: number;
+}
+
+function loadError(name: string, path: string, err: unknown): HookLoadError {
+  const msg = err instanceof Error ? err.message : String(err);
+  // the bundler's and the declaration checks' messages carry their own file:line:col
+  if (err instanceof HookLoadError) return new HookLoadError(`hook "${name}": ${msg}`);
+  const where = firstLocation(msg) ?? firstLocation((err as Error)?.stack) ?? path;
+  return new HookLoadError(`hook "${name}": ${where}: ${msg}`);
+}
+
+/** Narrows an executor to the declaration's `on`, each of which the hook must handle. */
+function restrictTo(name: string, exec: Executor, on: PointName[] | undefined): Executor {
+  if (!on) return exec;
+  const unknown = on.filter((p) => !isPointName(p));
+  const unhandled = on.filter((p) => isPointName(p) && !exec.handles(p));
+  if (unknown.length || unhandled.length) {
+    throw new HookLoadError(
+      `hook "${name}": ` +
+        (unknown.length
+          ? `on names unknown points: ${unknown.join(", ")}`
+          : `on names points the hook does not handle: ${unhandled.join(", ")}`),
+    );
+  }
+  return {
+    name: exec.name,
+    kind: exec.kind,
+    handles: (point) => on.includes(point),
+    call: (point, params, opts) => exec.call(point, params, opts),
+    close: () => exec.close(),
+    ...(exec.status ? { status: () => exec.status!() } : {}),
+  };
+}
+
+/**
+ * Loads a module hook: bundles it (refusing imports that would leave the sandbox), starts
+ * its worker or child process with exactly the granted permissions, and waits (at most
+ * `loadTimeoutMs`) for it to load. Throws {@linkcode HookLoadError} naming the hook and, where
+ * known, `file:line:col`.
+ */
+export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor> {
+  const { name, path } = opts;
+  let exec: Executor;
+  try {
+    const permissions = workerPermissions(opts.permissions, opts.baseDir);
+    const { code } = await bundleHook(path);
+    const common = {
+      name,
+      code,
+      permissions,
+      exportName: opts.exportName,
+      options: opts.options,
+      configDir: opts.baseDir,
+      loadTimeoutMs: opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+    };
+    exec = opts.isolation === "process"
+      ? await startProcessHook({ ...common, maxMemoryMb: opts.maxMemoryMb ?? 128 })
+      : await startWorkerHook(common);
+  } catch (err) {
+    throw loadError(name, path, err);
+  }
+  try {
+    return restrictTo(name, exec, opts.on);
+  } catch (err) {
+    await exec.close();
+    throw err;
+  }
+}
