@@ -30,6 +30,31 @@ export function formatProblem(p: Problem): string {
   return [where, p.path, p.message].filter((x) => x).join(": ");
 }
 
+/** `1 problem`, `2 problems`: a count and its noun, plural when it is not one. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * `heading:` and below it every problem, each of its lines indented by two spaces:
+ *
+ * ```ts
+ * problemsSummary(problems, `${plural(problems.length, "problem")} in the hooks declaration`);
+ * // 2 problems in the hooks declaration:
+ * //   cli-config.yaml:3:5: hooks[0]: needs a name
+ * //   cli-config.yaml:9:9: hooks[1].on[0]: "start" is not a lifecycle point (…)
+ * ```
+ */
+export function problemsSummary(problems: readonly Problem[], heading: string): string {
+  const lines = problems.flatMap((p) => formatProblem(p).split("\n"));
+  return `${heading}:\n` + lines.map((line) => `  ${line}`).join("\n");
+}
+
+/** Orders problems by where they are in their file (line, then column; unlocated first). */
+export function byPosition(a: Problem, b: Problem): number {
+  return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
+}
+
 /** A file the user wrote is invalid; carries every problem found, not just the first. Exit 1. */
 export class ProblemsError extends Error {
   override name = "ProblemsError";

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { EnvReader } from "../config/mod.ts";
 
 /** The input and output a command uses. */
 export interface CliContext {
@@ -13,7 +14,7 @@ export interface CliContext {
   /** Writes text to stderr (no newline added). */
   warn(text: string): void;
   /** Reads an environment variable. */
-  env(name: string): string | undefined;
+  env: EnvReader;
   /** The working directory the command resolves relative flags against. */
   cwd: string;
   /** The global `--config/-c` flag, when given. */

@@ -19,13 +19,14 @@ import {
   type EventFilter,
   type EventRecord,
   followEvents,
+  MAX_LINE_BYTES,
+  type OversizedLine,
   parseLevel,
   parseSince,
   queryEvents,
   tableRow,
   TableStream,
 } from "../events/mod.ts";
-import { MAX_LINE_BYTES, type OversizedLine } from "../events/query.ts";
 
 /** With `--limit 0`, the table's columns are sized from its first this-many rows. */
 const TABLE_SIZE_ROWS = 200;

@@ -8,8 +8,9 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { SchemaNode } from "./describe.ts";
+import { isMapping, type SchemaNode } from "./describe.ts";
 import { absolutePath } from "./resolve.ts";
+import type { EnvReader } from "./types.ts";
 
 /** Inputs to {@linkcode fillConfig}. */
 export interface FillOptions {
@@ -19,7 +20,7 @@ export interface FillOptions {
   file: string | null;
   /** The working directory. */
   cwd: string;
-  env: (name: string) => string | undefined;
+  env: EnvReader;
 }
 
 const ROOT_MARK = "<state.root>";
@@ -32,12 +33,11 @@ function defaultStateRoot(file: string | null, cwd: string): string {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Returns a filled, path-resolved copy of `data` (which must already be valid). */
 export function fillConfig(schema: SchemaNode, data: unknown, opts: FillOptions): Obj {
-  const config: Obj = isObj(data) ? structuredClone(data) : {};
-  const state = isObj(config.state) ? config.state : (config.state = {});
+  const config: Obj = isMapping(data) ? structuredClone(data) : {};
+  const state = isMapping(config.state) ? config.state : (config.state = {});
   state.root = typeof state.root === "string"
     ? absolutePath(state.root, opts.baseDir, opts.env)
     : defaultStateRoot(opts.file, opts.cwd);
@@ -53,7 +53,7 @@ export function fillConfig(schema: SchemaNode, data: unknown, opts: FillOptions)
   };
 
   const fill = (s: SchemaNode, value: unknown): unknown => {
-    if (isObj(value) && s.properties) {
+    if (isMapping(value) && s.properties) {
       const out: Obj = {}; // in the schema's key order, so `config show` reads like the docs
       for (const [key, sub] of Object.entries(s.properties as Record<string, SchemaNode>)) {
         if (key in value) out[key] = fill(sub, value[key]);

@@ -4,6 +4,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
+import type { EnvReader } from "./types.ts";
 
 /** Makes a temp dir holding `files` (path relative to it → content); returns its real path. */
 export function tempTree(files: Record<string, string> = {}): string {
@@ -16,6 +17,6 @@ export function tempTree(files: Record<string, string> = {}): string {
 }
 
 /** An `env` function over a fixed map. */
-export function envOf(vars: Record<string, string>): (name: string) => string | undefined {
+export function envOf(vars: Record<string, string>): EnvReader {
   return (name) => vars[name];
 }

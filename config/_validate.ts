@@ -6,10 +6,11 @@
  * @module
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import type { Problem } from "../errors.ts";
-import { describeSchema, didYouMean, type SchemaNode, showValue } from "./describe.ts";
+import { byPosition, plural, type Problem } from "../errors.ts";
+import { describeSchema, didYouMean, isMapping, type SchemaNode, showValue } from "./describe.ts";
 import { isSecretPath, looksLikeToken, maskProblem, maskTokens, tokenNotName } from "./_secrets.ts";
 import { formatKeyPath, type KeyPath, type ParsedYaml, type Position } from "./yaml.ts";
+import type { EnvReader } from "./types.ts";
 
 /**
  * The keywords our schema adds. All but `x-env-name` are annotations read by the loader and the
@@ -67,7 +68,7 @@ function message(e: ErrorObject, hide: boolean): string {
       return tokenNotName(typeof parent.default === "string" ? parent.default : undefined);
     }
     case "minItems":
-      return `must have at least ${e.params.limit} item${e.params.limit === 1 ? "" : "s"}`;
+      return `must have at least ${plural(e.params.limit, "item")}`;
     case "uniqueItems": {
       if (hide) return "must not list the same value twice";
       return `must not list ${showValue((e.data as unknown[])[e.params.j])} twice`;
@@ -159,11 +160,8 @@ export function validateConfig(
     seen.add(`${shown}\n${text}`);
     problems.push(maskProblem({ file, ...at, path: shown || undefined, message: text }));
   }
-  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+  return problems.sort(byPosition);
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Checks the environment variables that supply defaults (`x-default-env`, e.g.
@@ -173,24 +171,24 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 export function envDefaultProblems(
   schema: SchemaNode,
   data: unknown,
-  env: (name: string) => string | undefined,
+  env: EnvReader,
 ): Problem[] {
   const problems: Problem[] = [];
-  const walk = (s: SchemaNode, value: unknown, at: string): void => {
+  const walk = (s: SchemaNode, value: unknown, at: KeyPath): void => {
     for (const [key, sub] of Object.entries((s.properties ?? {}) as Record<string, SchemaNode>)) {
-      const own = isObj(value) ? value[key] : undefined;
+      const own = isMapping(value) ? value[key] : undefined;
       const name = sub["x-default-env"];
       const fromEnv = typeof name === "string" ? env(name) : undefined;
       if (fromEnv && own === undefined && !compile(sub)(fromEnv)) {
         problems.push({
           path: `$${name}`,
           message: `must be ${describeSchema(sub)} (got ${showValue(fromEnv)}); ` +
-            `fix it, unset it, or set ${at}${key} in the config file`,
+            `fix it, unset it, or set ${formatKeyPath([...at, key])} in the config file`,
         });
       }
-      if (sub.properties) walk(sub, own, `${at}${key}.`);
+      if (sub.properties) walk(sub, own, [...at, key]);
     }
   };
-  walk(schema, data, "");
+  walk(schema, data, []);
   return problems;
 }

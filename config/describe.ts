@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { plural } from "../errors.ts";
 import { maskTokens } from "./_secrets.ts";
 
 /** A JSON Schema node, loosely typed. */
@@ -17,10 +18,6 @@ function range(s: SchemaNode): string {
   if (s.exclusiveMinimum !== undefined) return ` > ${s.exclusiveMinimum}`;
   if (max !== undefined) return ` ≤ ${max}`;
   return "";
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /**
@@ -56,16 +53,46 @@ export function describeSchema(s: SchemaNode): string {
   }
 }
 
-/** A short rendering of a value the user wrote, for `(got …)`; tokens in it are masked. */
-export function showValue(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (value === null) return "nothing";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") {
-    const masked = maskTokens(value);
-    return JSON.stringify(masked.length > 40 ? masked.slice(0, 37) + "..." : masked);
+/** Is `v` a mapping (a YAML map, a JSON object): not null, not a list? */
+export function isMapping(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Options for {@linkcode showValue}. */
+export interface ShowValueOptions {
+  /**
+   * How a list or mapping is shown: `"kind"` (default) names it, `a list` or `a mapping`;
+   * `"json"` quotes it as JSON, shortened (the hooks declaration: `(got {"name":"a"})`).
+   */
+  structures?: "kind" | "json";
+}
+
+const SHOWN_CHARS = 40;
+
+function shorten(text: string): string {
+  return text.length > SHOWN_CHARS ? text.slice(0, SHOWN_CHARS - 3) + "..." : text;
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
-  return String(value);
+}
+
+/**
+ * A value the user wrote as an error message quotes it, for `(got …)`: `nothing` (null or
+ * absent), a string in quotes, a number or boolean as written, a list or mapping as
+ * {@linkcode ShowValueOptions.structures} says. Tokens in it are masked before it is shortened
+ * (which could cut a token below its masked shape); at most 40 characters of it are shown.
+ */
+export function showValue(value: unknown, opts: ShowValueOptions = {}): string {
+  if (value === null || value === undefined) return "nothing";
+  if (typeof value === "string") return JSON.stringify(shorten(maskTokens(value)));
+  if (typeof value !== "object") return String(value);
+  if (opts.structures === "json") return shorten(maskTokens(json(value)));
+  return Array.isArray(value) ? "a list" : "a mapping";
 }
 
 function distance(a: string, b: string): number {

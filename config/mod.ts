@@ -15,7 +15,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { type Problem, ProblemsError } from "../errors.ts";
+import { messageOf, type Problem, ProblemsError } from "../errors.ts";
 import schemaJson from "../schema/cli-config.schema.json" with { type: "json" };
 import templateText from "./cli-config.template.yaml" with { type: "text" };
 import type { SchemaNode } from "./describe.ts";
@@ -23,12 +23,14 @@ import { fillConfig } from "./_fill.ts";
 import { type ConfigSource, describeOrigin, resolveConfigPath } from "./resolve.ts";
 import { maskProblem } from "./_secrets.ts";
 import { type KeyPath, parseYaml, type Position } from "./yaml.ts";
-import type { CliConfig } from "./types.ts";
+import type { CliConfig, EnvReader } from "./types.ts";
 
 export type {
   CliConfig,
   Collaborator,
+  EnvReader,
   Grant,
+  Grants,
   HookEntry,
   PollSource,
   RoutingConfig,
@@ -52,7 +54,7 @@ export {
 } from "./resolve.ts";
 export { MAX_ALIAS_VALUES, MAX_DEPTH } from "./yaml.ts";
 export { formatKeyPath, parseYaml } from "./yaml.ts";
-export { didYouMean } from "./describe.ts";
+export { didYouMean, isMapping, showValue } from "./describe.ts";
 
 /** The CLI config's JSON Schema (draft 2020-12), embedded. */
 export const CONFIG_SCHEMA: SchemaNode = schemaJson;
@@ -68,7 +70,7 @@ export interface LoadConfigOptions {
   /** The `--config` flag. */
   flag?: string;
   /** Reads an environment variable ($THE_LOOP_CLI_CONFIG, $GITHUB_API_URL, $HOME). */
-  env: (name: string) => string | undefined;
+  env: EnvReader;
   /** The working directory: the lookup starts in its `.the-loop` and walks up to the root. */
   cwd: string;
 }
@@ -103,7 +105,7 @@ async function readConfigText(path: string): Promise<string> {
   } catch (error) {
     throw new ProblemsError([{
       file: path,
-      message: `cannot read the config file (${(error as Error).message}); ` +
+      message: `cannot read the config file (${messageOf(error)}); ` +
         "check that it is a readable file",
     }]);
   }
@@ -113,7 +115,7 @@ async function readConfigText(path: string): Promise<string> {
 export interface ConfigFromTextOptions {
   /** The file the text is from (problems name it; relative paths resolve beside it); null: none. */
   file: string | null;
-  env: (name: string) => string | undefined;
+  env: EnvReader;
   /** The working directory (relative defaults resolve here when there is no file). */
   cwd: string;
 }

@@ -12,7 +12,9 @@
  * @module
  */
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { messageOf, plural } from "../errors.ts";
 import { exists } from "../state/files.ts";
+import type { EnvReader } from "./types.ts";
 
 /**
  * Where the config file came from: named by `--config` (`flag`) or `$THE_LOOP_CLI_CONFIG`
@@ -39,7 +41,7 @@ export const SOURCE_LABELS: Record<ConfigSource, string> = {
 /** Inputs to resolution. */
 export interface ResolveInput {
   flag?: string;
-  env: (name: string) => string | undefined;
+  env: EnvReader;
   cwd: string;
 }
 
@@ -55,7 +57,7 @@ export interface Resolved {
 }
 
 /** Expands a leading `~/` (or a lone `~`) with `$HOME`; other paths are returned as they are. */
-export function expandHome(path: string, env: (name: string) => string | undefined): string {
+export function expandHome(path: string, env: EnvReader): string {
   const home = env("HOME");
   if (!home || !(path === "~" || path.startsWith("~/"))) return path;
   return join(home, path.slice(1));
@@ -65,7 +67,7 @@ export function expandHome(path: string, env: (name: string) => string | undefin
 export function absolutePath(
   path: string,
   base: string,
-  env: (name: string) => string | undefined,
+  env: EnvReader,
 ): string {
   const expanded = expandHome(path, env);
   return isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded);
@@ -119,7 +121,7 @@ async function isThere(path: string): Promise<boolean> {
     return await exists(path);
   } catch (error) {
     throw new Error(
-      `cannot look for a config file at ${path} (${(error as Error).message}); ` +
+      `cannot look for a config file at ${path} (${messageOf(error)}); ` +
         "fix that folder's permissions, or name a config file with --config",
     );
   }
@@ -214,7 +216,7 @@ export function describeSearch(
   const parents = walk - 1;
   let text = shortDir(searched[0], opts.cwd, home);
   if (parents > 0) {
-    text += ` and ${parents} parent folder${parents === 1 ? "" : "s"} up to ` +
+    text += ` and ${plural(parents, "parent folder")} up to ` +
       dirname(searched[walk - 1]);
   }
   for (const dir of searched.slice(walk)) text += `, then ${shortDir(dir, opts.cwd, home)}`;

@@ -5,8 +5,23 @@
  * @module
  */
 
+/** Reads one environment variable: its value, or `undefined` when it is not set. */
+export type EnvReader = (name: string) => string | undefined;
+
 /** A sandbox grant: `true` for everything, or exactly the listed entries. */
 export type Grant = true | string[];
+
+/**
+ * Deno permissions a module hook may be granted: `true` (all) or a list. Default: none. As
+ * written in the config, `read`/`write` paths may be relative; the hooks declaration resolves
+ * them against the config file's directory.
+ */
+export interface Grants {
+  net?: Grant;
+  read?: Grant;
+  write?: Grant;
+  env?: Grant;
+}
 
 /** One declared lifecycle hook, as written (hook entries are not default-filled here). */
 export interface HookEntry {
@@ -16,7 +31,7 @@ export interface HookEntry {
   command?: string[];
   executor?: string;
   with?: Record<string, unknown>;
-  permissions?: { net?: Grant; read?: Grant; write?: Grant; env?: Grant };
+  permissions?: Grants;
   on?: string[];
   required?: boolean;
   timeoutSeconds?: number;

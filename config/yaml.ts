@@ -28,7 +28,7 @@ import {
   type SchemaOptions,
   type YAMLMap,
 } from "yaml";
-import type { Problem } from "../errors.ts";
+import { byPosition, type Problem } from "../errors.ts";
 import { maskProblem } from "./_secrets.ts";
 import { MAX_DEPTH, quote, toPlainData } from "./_yaml_data.ts";
 import { scanTokens, tagBefore } from "./_yaml_depth.ts";
@@ -127,7 +127,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     aliasTargets = read.aliasTargets;
     problems.push(...read.problems);
   }
-  problems.sort((a, b) => a.line! - b.line! || a.col! - b.col!);
+  problems.sort(byPosition);
 
   const pos = (node: Node | null | undefined): Position | undefined =>
     node?.range ? at(node.range[0]) : undefined;

@@ -4,16 +4,15 @@
  *
  * @module
  */
+import { messageOf } from "../errors.ts";
 import { fileReader, type RandomReader } from "./_lines.ts";
 
 /** Wraps `cause` (an open, stat or read failure on `path`) in an error a user can act on. */
 export function logReadError(path: string, cause: unknown): Error {
   const shown = path === "" ? '""' : path;
-  const reason = path === ""
-    ? "the path is empty"
-    : (cause instanceof Error ? cause.message : String(cause))
-      .replace(/: \w+ '.*'$/, "") // Deno's ": open '/the/path'" repeats the path
-      .replace(/ \(os error \d+\)/, "");
+  const reason = path === "" ? "the path is empty" : messageOf(cause)
+    .replace(/: \w+ '.*'$/, "") // Deno's ": open '/the/path'" repeats the path
+    .replace(/ \(os error \d+\)/, "");
   return new Error(
     `cannot read the event log ${shown} (${reason}); ` +
       "check eventLog.path in the config or pass --file",

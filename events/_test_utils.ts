@@ -1,8 +1,25 @@
 /**
- * A small recursive directory walk for tests (no std library here).
+ * Test helpers for the event log: one record's JSONL text, and a small recursive directory walk
+ * (no std library here).
  *
  * @module
  */
+
+/**
+ * One event record as the log holds it (without the newline): `hooks.ran` from source `hooks`,
+ * level `info`, pid 1, at 2026-07-22T10:00:00.000Z, unless `fields` says otherwise (in the
+ * log's key order; further fields follow).
+ */
+export function eventLine(fields: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    ts: "2026-07-22T10:00:00.000Z",
+    source: "hooks",
+    event: "hooks.ran",
+    level: "info",
+    pid: 1,
+    ...fields,
+  });
+}
 
 /** Options for {@linkcode walk}. */
 export interface WalkOptions {

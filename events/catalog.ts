@@ -106,7 +106,7 @@ export const EVENT_TYPES: Record<string, EventType> = {
       point: POINT,
       hook: HOOK,
       reason:
-        "string — why: the hook's answer, a command's stderr, or `required hook NAME failed: …`",
+        "string — why: the hook's answer, a command's stderr, or `required hook \"NAME\" failed: …`",
       work_item: WORK_ITEM,
     },
   },

@@ -1,16 +1,8 @@
 import assert from "node:assert/strict";
-import { type EventRecord, followEvents } from "./mod.ts";
-import { MAX_LINE_BYTES, type OversizedLine } from "./query.ts";
+import { type EventRecord, followEvents, MAX_LINE_BYTES, type OversizedLine } from "./mod.ts";
+import { eventLine } from "./_test_utils.ts";
 
-const line = (seq: number, event = "hooks.ran") =>
-  JSON.stringify({
-    ts: "2026-07-22T10:00:00.000Z",
-    source: "hooks",
-    event,
-    level: "info",
-    pid: 1,
-    seq,
-  }) + "\n";
+const line = (seq: number, event = "hooks.ran") => eventLine({ event, seq }) + "\n";
 
 /** Waits until `cond` holds; fails only a hung test. */
 async function until(cond: () => boolean, what: string): Promise<void> {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { messageOf } from "../errors.ts";
 import type { Level } from "./catalog.ts";
 import { buildRecord, type EventSink, type PendingEvent } from "./record.ts";
 
@@ -74,7 +75,7 @@ export class EventLog implements EventSink {
       this.#warned = true;
       try {
         this.#warn(
-          `the-loop: cannot write the event log ${this.path} (${(error as Error).message}); ` +
+          `the-loop: cannot write the event log ${this.path} (${messageOf(error)}); ` +
             "events are not being recorded — check the path and its permissions " +
             "(further errors are not reported)",
         );

@@ -27,7 +27,13 @@ export { EventLog, type EventLogOptions } from "./log.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
 export { isSecretKey, REDACTED } from "./scrub.ts";
 export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./filter.ts";
-export { queryEvents, type QueryOptions, type QueryResult } from "./query.ts";
+export {
+  MAX_LINE_BYTES,
+  type OversizedLine,
+  queryEvents,
+  type QueryOptions,
+  type QueryResult,
+} from "./query.ts";
 export { followEvents, type FollowOptions } from "./follow.ts";
 export {
   catalogMarkdown,

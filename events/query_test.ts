@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { followEvents, queryEvents } from "./mod.ts";
 import { linesBackward, linesForward, type RandomReader } from "./_lines.ts";
+import { eventLine } from "./_test_utils.ts";
 import { MAX_LINE_BYTES, tailRecords } from "./query.ts";
 
 /** A reader over bytes in memory that counts what it hands out. */
@@ -17,15 +18,7 @@ function countingReader(bytes: Uint8Array): RandomReader & { read: number } {
   return r;
 }
 
-const line = (i: number) =>
-  JSON.stringify({
-    ts: "2026-07-22T10:00:00.000Z",
-    source: "poll",
-    event: "poll.checked",
-    level: "info",
-    pid: 1,
-    seq: i,
-  });
+const line = (i: number) => eventLine({ source: "poll", event: "poll.checked", seq: i });
 
 Deno.test("tailRecords reads only the end of a large log", async () => {
   const text = Array.from({ length: 100_000 }, (_, i) => line(i)).join("\n") + "\n";
@@ -92,15 +85,10 @@ Deno.test("queryEvents: missing file, filtered ring buffer, limit 0 streaming, s
     end: 0,
   });
   const path = `${dir}/events.jsonl`;
-  const rows = Array.from({ length: 1000 }, (_, i) =>
-    JSON.stringify({
-      ts: "2026-07-22T10:00:00.000Z",
-      source: "hooks",
-      event: i % 3 === 0 ? "hooks.ran" : "hooks.decided",
-      level: "info",
-      pid: 1,
-      seq: i,
-    }));
+  const rows = Array.from(
+    { length: 1000 },
+    (_, i) => eventLine({ event: i % 3 === 0 ? "hooks.ran" : "hooks.decided", seq: i }),
+  );
   rows.splice(500, 0, "{torn", "");
   Deno.writeTextFileSync(path, rows.join("\n") + "\n");
   const last = await queryEvents({ path, limit: 4, filter: { types: ["hooks.ran"] } });

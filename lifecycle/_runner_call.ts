@@ -1,14 +1,30 @@
 /**
  * One hook call, as the runner makes it: call the executor with the context's JSON form and the
- * entry's time budget, apply its answer (decisions only, type-checked, all or nothing), and
- * classify what happened. Never throws: every failure becomes an outcome.
+ * entry's time budget ({@linkcode ask}), apply its answer — decisions only, type-checked, all or
+ * nothing — or the failure it is ({@linkcode HookCall}), and classify what happened. Never
+ * throws: every failure becomes an {@linkcode Outcome}.
+ *
+ * Redaction happens here, once: everything a hook produced — its answer's reason, a command's
+ * refusal and output, the error it failed with — is scrubbed of the declaration's secret values
+ * as it becomes the call's outcome, the one way a hook's answer or error leaves for the context,
+ * the events, the warnings and the circuits (none of which redact again). It is scrubbed before
+ * it is cut (a refusal to 500 characters, a failure to its first line), so a secret cut in half
+ * cannot slip past.
  *
  * @module
  */
+import { messageOf } from "../errors.ts";
 import { applyAnswer, type Context, decisionNames } from "./sdk/contract.ts";
 import type { Entry } from "./declaration/mod.ts";
 import { timeoutMs } from "./declaration/mod.ts";
-import { type CallResult, type Executor, HookTimeout, type Stuck } from "./executor.ts";
+import {
+  type CallResult,
+  type Executor,
+  HookTimeout,
+  type Stuck,
+  type Telemetry,
+} from "./executor.ts";
+import { notAResult, refusedBy, refusedWithoutProceed, requiredFailed } from "./_messages.ts";
 import type { PointName } from "./sdk/points.ts";
 
 /**
@@ -16,7 +32,7 @@ import type { PointName } from "./sdk/points.ts";
  */
 export type Disposition = "passed" | "decided" | "refused" | "failed" | "timed_out" | "skipped";
 
-/** What one call did. */
+/** What one call did; every text in it is scrubbed of secret values. */
 export interface Outcome {
   disposition: Disposition;
   /** Decision fields it changed. */
@@ -31,7 +47,7 @@ export interface Outcome {
   stuck?: Stuck;
   /** A later hook tried to overturn an earlier refusal; its proceed/reason were undone. */
   overturnBlocked?: boolean;
-  telemetry?: CallResult["telemetry"];
+  telemetry?: Telemetry;
 }
 
 /** Does `point` have a `proceed` decision? */
@@ -39,70 +55,118 @@ export function hasProceed(point: PointName): boolean {
   return decisionNames(point).includes("proceed");
 }
 
+/** Scrubs known secret values from a text. */
+export type Redact = (text: string) => string;
+
+/** What an error says, scrubbed: how every failure's text enters an outcome or a warning. */
+export function errorText(err: unknown, redact: Redact): string {
+  return redact(messageOf(err));
+}
+
 type Fields = Record<string, unknown>;
 
-/**
- * Calls one hook at `point` and applies its answer to `ctx` in place. `redact` scrubs known
- * secret values from the error text (which a required failure writes into `reason`).
- */
+/** Options for {@linkcode callOne}. */
+export interface CallOneOptions {
+  /** Scrubs the declaration's secret values; default: nothing to scrub. */
+  redact?: Redact;
+  /** This call is its circuit's probe (see `CallOptions.probe`). */
+  probe?: boolean;
+}
+
+/** Calls one hook at `point` and applies its answer to `ctx` in place. Never throws. */
 export async function callOne(
   point: PointName,
   ctx: Context,
   entry: Entry,
   executor: Executor,
-  redact: (text: string) => string = (t) => t,
-  probe = false,
+  opts: CallOneOptions = {},
 ): Promise<Outcome> {
-  const c = ctx as unknown as Fields;
-  const proceedPoint = hasProceed(point);
-  const before = { proceed: c.proceed, reason: c.reason };
-  let telemetry: CallResult["telemetry"];
+  const call = new HookCall(point, ctx, entry, opts.redact ?? ((t) => t));
+  let result: CallResult;
   try {
-    const params = JSON.parse(JSON.stringify(ctx)) as Fields;
-    const result = await executor.call(
-      point,
-      params,
-      probe ? { timeoutMs: timeoutMs(entry), probe } : { timeoutMs: timeoutMs(entry) },
-    );
-    if (!result || typeof result !== "object") {
-      throw new Error(`the executor returned ${String(result)} instead of a result`);
+    result = await ask(executor, point, ctx, entry, opts.probe ?? false);
+  } catch (err) {
+    return call.failed(err);
+  }
+  try {
+    return call.answered(result);
+  } catch (err) {
+    return call.failed(err, result.telemetry);
+  }
+}
+
+/** Calls the executor with the context's JSON form and the entry's time budget. */
+async function ask(
+  executor: Executor,
+  point: PointName,
+  ctx: Context,
+  entry: Entry,
+  probe: boolean,
+): Promise<CallResult> {
+  const params = JSON.parse(JSON.stringify(ctx)) as Fields;
+  const budget = { timeoutMs: timeoutMs(entry) };
+  const result = await executor.call(point, params, probe ? { ...budget, probe } : budget);
+  if (!result || typeof result !== "object") throw new Error(notAResult(result));
+  return result;
+}
+
+/**
+ * A call's answer or failure, applied to the context in place — the way std's YAML parser
+ * hands its work to a `LoaderState`: each step of the rules is a method.
+ */
+class HookCall {
+  readonly #point: PointName;
+  readonly #ctx: Fields;
+  readonly #entry: Entry;
+  readonly #scrub: Redact;
+  readonly #proceedPoint: boolean;
+  /** The refusal as earlier hooks left it, which this one may not overturn. */
+  readonly #before: { proceed: unknown; reason: unknown };
+
+  constructor(point: PointName, ctx: Context, entry: Entry, redact: Redact) {
+    this.#point = point;
+    this.#ctx = ctx as unknown as Fields;
+    this.#entry = entry;
+    this.#scrub = redact;
+    this.#proceedPoint = hasProceed(point);
+    this.#before = { proceed: this.#ctx.proceed, reason: this.#ctx.reason };
+  }
+
+  /**
+   * Applies what the hook answered: a command's refusal, or its decisions. Throws what cannot
+   * be applied (a fact, a wrong type, a refusal where no `proceed` decision exists): the caller
+   * makes it a failure.
+   */
+  answered(result: CallResult): Outcome {
+    const telemetry = this.#telemetry(result.telemetry);
+    let changed = result.refused
+      ? this.#refuse(String(result.refused.reason ?? ""))
+      : applyAnswer(this.#point, this.#ctx as unknown as Context, result.answer, {
+        hook: this.#entry.name,
+      });
+    if (changed.includes("reason") && typeof this.#ctx.reason === "string") {
+      this.#ctx.reason = this.#scrub(this.#ctx.reason); // the reason is posted on the ticket
     }
-    telemetry = result.telemetry;
-    let changed: string[];
-    if (result.refused) {
-      const reason = refusalReason(redact(String(result.refused.reason ?? "")), entry.name);
-      if (!proceedPoint) {
-        throw new Error(
-          `it exited 2 to refuse, but ${point} has no proceed decision to refuse; ` +
-            `treated as a failure (its reason: ${reason})`,
-        );
-      }
-      changed = applyAnswer(point, ctx, { proceed: false, reason }, { hook: entry.name });
-    } else {
-      changed = applyAnswer(point, ctx, result.answer, { hook: entry.name });
-    }
-    if (changed.includes("reason") && typeof c.reason === "string") {
-      c.reason = redact(c.reason); // the reason is posted on the ticket
-    }
-    let overturnBlocked = false;
-    if (proceedPoint && before.proceed === false && changed.some(isRefusalField)) {
-      // A refusal stands: a later hook may not overturn or reword an earlier one's refusal.
-      c.proceed = false;
-      c.reason = before.reason;
-      changed = changed.filter((f) => !isRefusalField(f));
-      overturnBlocked = true;
-    }
-    const refused = proceedPoint && before.proceed !== false && c.proceed === false;
+    const overturnBlocked = this.#keepEarlierRefusal(changed);
+    if (overturnBlocked) changed = changed.filter((f) => !isRefusalField(f));
+    const refused = this.#proceedPoint && this.#before.proceed !== false &&
+      this.#ctx.proceed === false;
     return {
       disposition: refused ? "refused" : changed.length > 0 ? "decided" : "passed",
       changed,
-      ...(refused ? { refusal: String(c.reason ?? "") } : {}),
+      ...(refused ? { refusal: String(this.#ctx.reason ?? "") } : {}),
       ...(overturnBlocked ? { overturnBlocked } : {}),
       ...(telemetry ? { telemetry } : {}),
     };
-  } catch (err) {
-    const error = redact(err instanceof Error ? err.message : String(err));
-    telemetry ??= telemetryOf(err);
+  }
+
+  /**
+   * The call failed: it threw, timed out, or answered what cannot be applied. A required hook
+   * at a point with a `proceed` decision refuses the operation (it fails closed).
+   */
+  failed(err: unknown, answered?: Telemetry): Outcome {
+    const error = errorText(err, this.#scrub);
+    const telemetry = this.#telemetry(answered ?? telemetryOf(err));
     const out: Outcome = {
       disposition: err instanceof HookTimeout ? "timed_out" : "failed",
       changed: [],
@@ -111,15 +175,48 @@ export async function callOne(
       ...(err instanceof HookTimeout && err.stuck ? { stuck: err.stuck } : {}),
       ...(telemetry ? { telemetry } : {}),
     };
-    if (entry.required && proceedPoint && c.proceed !== false) {
-      c.proceed = false;
+    if (this.#entry.required && this.#proceedPoint && this.#ctx.proceed !== false) {
       // The reason is posted on the ticket: its first line only (no stack, no local paths);
       // the whole error stays in hooks.failed.
-      c.reason = `required hook ${entry.name} failed: ${error.split("\n")[0]}`;
+      const reason = requiredFailed(this.#entry.name, error);
+      this.#ctx.proceed = false;
+      this.#ctx.reason = reason;
       out.changed = ["proceed", "reason"];
-      out.refusal = c.reason as string;
+      out.refusal = reason;
     }
     return out;
+  }
+
+  /** A command's exit 2: refuses the operation, its stderr (scrubbed, then cut) the reason. */
+  #refuse(stderr: string): string[] {
+    const reason = refusalReason(this.#scrub(stderr), this.#entry.name);
+    if (!this.#proceedPoint) throw new Error(refusedWithoutProceed(this.#point, reason));
+    return applyAnswer(this.#point, this.#ctx as unknown as Context, {
+      proceed: false,
+      reason,
+    }, { hook: this.#entry.name });
+  }
+
+  /**
+   * A refusal stands: a later hook may not overturn or reword an earlier one's refusal. Undoes
+   * this call's proceed/reason if it tried; says whether it did.
+   */
+  #keepEarlierRefusal(changed: string[]): boolean {
+    if (!this.#proceedPoint || this.#before.proceed !== false) return false;
+    if (!changed.some(isRefusalField)) return false;
+    this.#ctx.proceed = false;
+    this.#ctx.reason = this.#before.reason;
+    return true;
+  }
+
+  /** A command's output, scrubbed (it goes into `hooks.ran`). */
+  #telemetry(t: Telemetry | undefined): Telemetry | undefined {
+    if (!t || typeof t !== "object") return undefined;
+    return {
+      ...t,
+      ...(t.stdout !== undefined ? { stdout: this.#scrub(t.stdout) } : {}),
+      ...(t.stderr !== undefined ? { stderr: this.#scrub(t.stderr) } : {}),
+    };
   }
 }
 
@@ -143,13 +240,13 @@ export function skipOne(point: PointName, ctx: Context, entry: Entry, reason: st
 export const REFUSAL_REASON_MAX = 500;
 
 /**
- * A command's exit-2 stderr as the reason posted on the ticket: already redacted, trimmed, and
+ * A command's exit-2 stderr as the reason posted on the ticket: already scrubbed, trimmed, and
  * cut to {@linkcode REFUSAL_REASON_MAX} characters (its lines kept: a refusal may explain itself
- * over a few). The whole stderr (4 KiB, redacted) stays in `hooks.ran`.
+ * over a few). The whole stderr (4 KiB, scrubbed) stays in `hooks.ran`.
  */
 function refusalReason(stderr: string, hook: string): string {
   const t = stderr.trim();
-  if (t === "") return `refused by hook ${hook}`;
+  if (t === "") return refusedBy(hook);
   if (t.length <= REFUSAL_REASON_MAX) return t;
   return `${t.slice(0, REFUSAL_REASON_MAX - 1).trimEnd()}…`;
 }
@@ -159,7 +256,6 @@ function isRefusalField(f: string): boolean {
 }
 
 /** A failure may carry the command's telemetry (exit code, capped output). */
-function telemetryOf(err: unknown): CallResult["telemetry"] | undefined {
-  const t = (err as { telemetry?: unknown } | null)?.telemetry;
-  return t && typeof t === "object" ? t as CallResult["telemetry"] : undefined;
+function telemetryOf(err: unknown): Telemetry | undefined {
+  return (err as { telemetry?: Telemetry } | null)?.telemetry;
 }

@@ -10,6 +10,8 @@ import type { Entry } from "./declaration/mod.ts";
 import type { PointName } from "./sdk/points.ts";
 import type { Outcome } from "./_runner_call.ts";
 import { reportCircuit } from "./_runner_events.ts";
+import { circuit, requiredUnavailable } from "./_messages.ts";
+import { messageOf } from "../errors.ts";
 import {
   type Admission,
   Breaker,
@@ -79,13 +81,12 @@ export class Circuits {
   /** The reason a required hook's skipped call refuses the operation with (posted on the ticket). */
   skipReason(entry: Entry): string {
     const s = this.#breakers.get(entry.name)!.status();
-    const retry = s.retryAt !== undefined ? ` until ${iso(s.retryAt)}` : "";
-    return `required hook ${entry.name} is unavailable: its circuit is open after ${s.failures} ` +
-      `failure${s.failures === 1 ? "" : "s"} in a row, so its calls are skipped${retry}`;
+    const retryAt = s.retryAt !== undefined ? iso(s.retryAt) : undefined;
+    return requiredUnavailable(entry.name, s.failures, retryAt);
   }
 
   /**
-   * Feeds a call's outcome (its error already redacted) to the hook's breaker, and reports and
+   * Feeds a call's outcome (its error already scrubbed) to the hook's breaker, and reports and
    * records the change it makes, if any.
    */
   async settle(
@@ -106,22 +107,15 @@ export class Circuits {
   async #changed(entry: Entry, t: Transition, sink: EventSink, site: CallSite): Promise<void> {
     reportCircuit(sink, { entry, transition: t, ...site });
     const name = entry.name;
-    const reset = `'the-loop hooks reset ${name}' re-arms it sooner`;
     if (t.kind === "opened" && !t.reopened) {
+      const { failures, lastError: last } = t;
       this.#warn(
-        `hook ${name}: its circuit is open after ${t.failures} failures in a row (last: ` +
-          `${t.lastError}); its calls are skipped until ${iso(t.retryAt)}, then one probe call ` +
-          `is let through${
-            entry.required ? "; it is required, so the operations it decides are refused" : ""
-          }; ${reset}`,
+        circuit.opened(name, { failures, last, retryAt: iso(t.retryAt), required: entry.required }),
       );
     } else if (t.kind === "opened") {
-      this.#warn(
-        `hook ${name}: its probe call failed (${t.lastError}); its circuit stays open until ` +
-          `${iso(t.retryAt)}; ${reset}`,
-      );
+      this.#warn(circuit.probeFailed(name, { last: t.lastError, retryAt: iso(t.retryAt) }));
     } else {
-      this.#warn(`hook ${name}: its circuit is closed again (${t.after}); calls go through`);
+      this.#warn(circuit.closed(name, t.after));
     }
     if (!this.#store) return;
     const record: CircuitRecord | undefined = t.kind === "opened"
@@ -155,10 +149,7 @@ export class Circuits {
         }
       } catch (err) {
         this.#stored.delete(name);
-        this.#warn(
-          `hooks: could not record hook ${name}'s circuit: ${(err as Error).message}; ` +
-            "'the-loop hooks' will not show it",
-        );
+        this.#warn(circuit.notRecorded(name, messageOf(err)));
       }
     });
     return this.#storing;
@@ -193,7 +184,7 @@ export class Circuits {
           skipped: wasOpen ? before.skipped : 0,
         },
       });
-      this.#warn(`hook ${entry.name}: its circuit is closed again (reload); calls go through`);
+      this.#warn(circuit.closed(entry.name, "reload"));
     }
   }
 }

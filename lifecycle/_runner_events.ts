@@ -1,14 +1,14 @@
 /**
  * The trail one hook call leaves: `hooks.timed_out`, `hooks.failed`, `hooks.decided`,
- * `hooks.refused` as they apply, then always `hooks.ran`. Free text (errors, reasons, a
- * command's output) passes through `redact` first, so no known secret value is ever written.
+ * `hooks.refused` as they apply, then always `hooks.ran`. Its free text (errors, reasons, a
+ * command's output) comes scrubbed of secret values in the call's outcome (`_runner_call.ts`).
  *
  * @module
  */
 import type { EventSink } from "../events/mod.ts";
 import type { Entry } from "./declaration/mod.ts";
-import type { Stuck } from "./executor.ts";
 import type { Outcome } from "./_runner_call.ts";
+import { leakedNote } from "./_messages.ts";
 import type { Transition } from "./circuit.ts";
 import type { PointName } from "./sdk/points.ts";
 
@@ -23,22 +23,6 @@ export interface CallReport {
   timeoutMs: number;
 }
 
-/** The sentence a leaked timeout adds, in the event and the warning, by what the thread does. */
-export function leakedNote(stuck: Stuck | undefined): string {
-  switch (stuck) {
-    case "spinning":
-      return "its worker thread busy-loops and could not be stopped: it keeps a CPU core busy " +
-        "until the-loop restarts; the hook is disabled until then";
-    case "blocked":
-      return "its worker thread is blocked (e.g. Atomics.wait) and could not be stopped: it " +
-        "holds no CPU, but the thread and its memory stay until the-loop restarts; the hook " +
-        "is disabled until then";
-    default:
-      return "its worker thread could not be stopped and may keep a CPU core busy until " +
-        "the-loop restarts; the hook is disabled until then";
-  }
-}
-
 function emitter(sink: EventSink) {
   return (event: string, fields: Record<string, unknown>, level?: "warning" | "error") => {
     try {
@@ -48,7 +32,7 @@ function emitter(sink: EventSink) {
 }
 
 /** Emits the events of one call. A sink that throws is ignored (the chain must go on). */
-export function report(sink: EventSink, r: CallReport, redact: (s: string) => string): void {
+export function report(sink: EventSink, r: CallReport): void {
   const emit = emitter(sink);
   const { outcome: o, entry } = r;
   const base = { point: r.point, hook: entry.name };
@@ -64,7 +48,7 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
   if (o.error !== undefined) {
     emit("hooks.failed", {
       ...base,
-      error: redact(o.error),
+      error: o.error,
       required: entry.required,
       work_item: r.workItem,
     });
@@ -73,7 +57,7 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
     emit("hooks.decided", { ...base, changed: o.changed, work_item: r.workItem });
   }
   if (o.refusal !== undefined) {
-    emit("hooks.refused", { ...base, reason: redact(o.refusal), work_item: r.workItem });
+    emit("hooks.refused", { ...base, reason: o.refusal, work_item: r.workItem });
   }
   const t = o.telemetry;
   emit("hooks.ran", {
@@ -86,8 +70,8 @@ export function report(sink: EventSink, r: CallReport, redact: (s: string) => st
     disposition: o.disposition,
     changed: o.changed,
     ...(t?.exit_code !== undefined ? { exit_code: t.exit_code } : {}),
-    ...(t?.stdout !== undefined ? { stdout: redact(t.stdout) } : {}),
-    ...(t?.stderr !== undefined ? { stderr: redact(t.stderr) } : {}),
+    ...(t?.stdout !== undefined ? { stdout: t.stdout } : {}),
+    ...(t?.stderr !== undefined ? { stderr: t.stderr } : {}),
     ...(t?.stdout_truncated !== undefined ? { stdout_truncated: t.stdout_truncated } : {}),
     ...(t?.stderr_truncated !== undefined ? { stderr_truncated: t.stderr_truncated } : {}),
   });

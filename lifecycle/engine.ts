@@ -17,16 +17,17 @@
  *
  * @module
  */
-import { ProblemsError } from "../errors.ts";
+import { messageOf, ProblemsError, problemsSummary } from "../errors.ts";
 import type { LoadedConfig } from "../config/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import type { ContextOf } from "./sdk/contract.ts";
-import { type Declaration, parseDeclaration } from "./declaration/mod.ts";
+import { parseDeclaration } from "./declaration/mod.ts";
 import { loadExecutors } from "./loader.ts";
 import type { PointName } from "./sdk/points.ts";
 import { Runner } from "./runner.ts";
 import { FileCircuitStore } from "./circuit_store.ts";
-import { redactor, secretsOf } from "./secrets.ts";
+import { secretsOf } from "./secrets.ts";
+import { engine as says } from "./_messages.ts";
 
 let current: Runner | undefined;
 let lazy: { load: () => Promise<Runner>; sink: EventSink; warn: (m: string) => void } | undefined;
@@ -75,9 +76,8 @@ export async function configureFromConfig(
   opts: ConfigureOptions,
 ): Promise<Runner> {
   const warn = opts.warn ?? ((m: string) => console.error(m));
-  let decl: Declaration | undefined;
   try {
-    decl = parseDeclaration(loaded.config.hooks, {
+    const decl = parseDeclaration(loaded.config.hooks, {
       ...(loaded.path ? { file: loaded.path } : {}),
       baseDir: loaded.baseDir,
       locate: (k) => loaded.locate(k),
@@ -85,7 +85,7 @@ export async function configureFromConfig(
     });
     const { entries, problems } = await loadExecutors(decl, { env: opts.env, strict: opts.strict });
     if (problems.length > 0) {
-      throw new ProblemsError(problems, `hooks could not be loaded:\n${problemsText(problems)}`);
+      throw new ProblemsError(problems, problemsSummary(problems, "hooks could not be loaded"));
     }
     const runner = new Runner({
       entries,
@@ -102,12 +102,12 @@ export async function configureFromConfig(
     safeEmit(opts.sink, "hooks.loaded", { count: runner.names.length, names: runner.names });
     return runner;
   } catch (err) {
-    // A hook that failed to load may have said a value it was granted.
-    const redact = redactor(decl ? secretsOf(decl, opts.env) : () => []);
-    const error = redact(err instanceof Error ? err.message : String(err));
+    // nothing left to scrub: the loader scrubbed each hook's load problem (a hook may say a
+    // value it was granted while failing), and a declaration holds names of variables only
+    const error = messageOf(err);
     safeEmit(opts.sink, "hooks.load_failed", { error, strict: opts.strict });
     if (opts.strict) throw err;
-    warn(`hooks: running without hooks: ${error}`);
+    warn(says.runningWithout(error));
     const empty = new Runner({ entries: [], sink: opts.sink, warn });
     configure(empty);
     return empty;
@@ -134,9 +134,7 @@ export async function run<P extends PointName>(point: P, ctx: ContextOf<P>): Pro
     if (!current && lazy) await (pending ??= loadLazily(lazy));
     return current ? await current.run(point, ctx) : ctx;
   } catch (err) {
-    console.error(
-      `hooks: unexpected error at ${point}: ${err instanceof Error ? err.message : err}`,
-    );
+    console.error(says.unexpected(point, messageOf(err)));
     return ctx;
   }
 }
@@ -152,9 +150,9 @@ async function loadLazily(l: NonNullable<typeof lazy>): Promise<void> {
   try {
     runner = await l.load();
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
+    const error = messageOf(err);
     safeEmit(l.sink, "hooks.load_failed", { error, strict: false });
-    l.warn(`hooks: running without hooks: ${error}`);
+    l.warn(says.runningWithout(error));
     if (!current && lazy === l) {
       configure(new Runner({ entries: [], sink: l.sink, warn: l.warn }));
     }
@@ -172,10 +170,6 @@ export async function reset(): Promise<void> {
   lazy = undefined;
   pending = undefined;
   if (old) await old.close();
-}
-
-function problemsText(problems: ProblemsError["problems"]): string {
-  return new ProblemsError(problems).message.split("\n").map((l) => `  ${l}`).join("\n");
 }
 
 function safeEmit(sink: EventSink, event: string, fields: Record<string, unknown>): void {

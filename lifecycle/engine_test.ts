@@ -92,7 +92,7 @@ Deno.test("strict: an unset tokenEnv or a missing program fails the load, naming
     err.problems[0].message,
     /^hook "r": .*THE_LOOP_TEST_UNSET_TOKEN \(tokenEnv\) is not set/,
   );
-  assert.match(err.problems[1].message, /^hook c: command .*\/hooks\/nope.sh does not exist/);
+  assert.match(err.problems[1].message, /^hook "c": command .*\/hooks\/nope.sh does not exist/);
   await engine.reset();
 });
 
@@ -221,7 +221,7 @@ Deno.test("configuring again re-arms the circuits the previous runner had open",
     const [closed] = sink.ofType("hooks.circuit_closed");
     assert.deepEqual([closed.hook, closed.after, closed.skipped], ["flaky", "reload", 1]);
     assert.equal(engine.configured()!.circuits()[0].state, "closed");
-    assert.match(warnings.at(-1)!, /^hook flaky: its circuit is closed again \(reload\)/);
+    assert.match(warnings.at(-1)!, /^hook "flaky": its circuit is closed again \(reload\)/);
   } finally {
     await engine.reset();
   }

@@ -1,8 +1,10 @@
 /**
  * The seam between the runner and the three kinds of hook: a local module (in a sandboxed
  * worker or a child process), a remote JSON-RPC endpoint, or an external command. The runner
- * knows only this interface; each executor enforces its own timeout, because only it knows how
- * to stop what it started (terminate a worker, kill a process group, abort a request).
+ * knows only this interface; each executor enforces its own timeout (with `_deadline.ts`),
+ * because only it knows how to stop what it started (terminate a worker, kill a process group,
+ * abort a request). Every failure is a {@linkcode HookError} carrying the fields its message is
+ * written from (`_messages.ts`).
  *
  * @module
  */
@@ -72,9 +74,104 @@ export interface Executor {
   status?(): ExecutorStatus;
 }
 
+/**
+ * What kind of failure a {@linkcode HookError} is, for code that decides by it (the message
+ * says it to a person; `lifecycle/_messages.ts` writes every message from these fields):
+ *
+ * - `timeout`: a call ran out of its time budget ({@linkcode HookTimeout});
+ * - `load-timeout`: a module's top level did not finish loading in time;
+ * - `load-failed`: a module could not be loaded (missing file, syntax error, its top level
+ *   threw, no executor among its exports, a permission that does not exist);
+ * - `refused-import`: a module imports what would leave its sandbox;
+ * - `threw`: the hook's own code failed (a module threw; a remote answered a JSON-RPC error);
+ * - `bad-answer`: the answer is not what the contract takes (not JSON-RPC, not a JSON object,
+ *   a worker reply that cannot be read, a refusal where no `proceed` decision exists);
+ * - `over-cap`: an answer or a response body over its byte cap;
+ * - `crashed`: its worker or process died; `restarted`: it was replaced while this call
+ *   waited; `backoff`: it keeps dying and is not started again yet; `disabled`: a call that
+ *   could not be stopped disabled it until the-loop restarts; `closed`: it was closed;
+ * - `transport`: it could not be reached (a network error, a message that could not be sent);
+ * - `http-status`: a remote answered a non-2xx status (or a redirect);
+ * - `exit-status`: a command exited non-zero or was killed by a signal;
+ * - `spawn-failed`: a command could not be started; `not-runnable`: its program is missing or
+ *   not executable;
+ * - `config`: the declaration or the environment cannot work (an invalid url or header, an
+ *   empty command, an unset `tokenEnv`, `on` naming points the hook does not handle);
+ * - `failed`: anything else (a failure made from a bare message).
+ */
+export type HookErrorCode =
+  | "timeout"
+  | "load-timeout"
+  | "load-failed"
+  | "refused-import"
+  | "threw"
+  | "bad-answer"
+  | "over-cap"
+  | "crashed"
+  | "restarted"
+  | "backoff"
+  | "disabled"
+  | "closed"
+  | "transport"
+  | "http-status"
+  | "exit-status"
+  | "spawn-failed"
+  | "not-runnable"
+  | "config"
+  | "failed";
+
+/** The telemetry a command hook's failure carries (exit code, capped output). */
+export type Telemetry = NonNullable<CallResult["telemetry"]>;
+
+/**
+ * The fields of a hook failure, as `lifecycle/_messages.ts` builds them (like rollup's logs:
+ * a code, whom it is about, and the message written from them).
+ */
+export interface HookLog {
+  /** What kind of failure it is. */
+  code: HookErrorCode;
+  /** The message, written from the fields. */
+  message: string;
+  /** The hook's declared name, when known. */
+  hook?: string;
+  /** Where the hook was being called, when it was. */
+  point?: PointName;
+  kind?: ExecutorKind;
+  /** A command hook's exit code and capped output. */
+  telemetry?: Telemetry;
+}
+
+/** Options of a {@linkcode HookError} made from a bare message (tests, fakes). */
+export type HookErrorOptions = Partial<Omit<HookLog, "message">>;
+
+/**
+ * A hook failed, to load or to answer. Carries the fields it was written from: `hook`,
+ * `point`, `kind`, `code` (see {@linkcode HookErrorCode}) and, for a command, `telemetry`.
+ */
+export class HookError extends Error {
+  override name = "HookError";
+  readonly code: HookErrorCode;
+  readonly hook?: string;
+  readonly point?: PointName;
+  readonly kind?: ExecutorKind;
+  readonly telemetry?: Telemetry;
+  constructor(log: string | HookLog, opts: HookErrorOptions = {}, code: HookErrorCode = "failed") {
+    const fields = typeof log === "string" ? { ...opts, message: log } : { ...log, ...opts };
+    super(fields.message);
+    this.code = fields.code ?? code;
+    if (fields.hook !== undefined) this.hook = fields.hook;
+    if (fields.point !== undefined) this.point = fields.point;
+    if (fields.kind !== undefined) this.kind = fields.kind;
+    if (fields.telemetry !== undefined) this.telemetry = fields.telemetry;
+  }
+}
+
 /** A hook call failed: it threw, answered garbage, or could not be reached. */
-export class HookFailure extends Error {
+export class HookFailure extends HookError {
   override name = "HookFailure";
+  constructor(log: string | HookLog, opts: HookErrorOptions = {}) {
+    super(log, opts, "failed");
+  }
 }
 
 /**
@@ -85,6 +182,14 @@ export class HookFailure extends Error {
  */
 export type Stuck = "spinning" | "blocked" | "unknown";
 
+/** Options of a {@linkcode HookTimeout}. */
+export interface HookTimeoutOptions extends HookErrorOptions {
+  /** The timed-out code may still be running (a worker thread Deno cannot stop). */
+  leaked?: boolean;
+  /** Only when leaked: whether the thread spins or is blocked. */
+  stuck?: Stuck;
+}
+
 /** A hook call ran out of time. `leaked` is set when the executor could not stop the hook. */
 export class HookTimeout extends HookFailure {
   override name = "HookTimeout";
@@ -92,10 +197,11 @@ export class HookTimeout extends HookFailure {
   readonly leaked: boolean;
   /** Only when leaked: whether the thread spins or is blocked. */
   readonly stuck?: Stuck;
-  constructor(message: string, opts: { leaked?: boolean; stuck?: Stuck } = {}) {
-    super(message);
-    this.leaked = opts.leaked ?? false;
-    if (this.leaked) this.stuck = opts.stuck ?? "unknown";
+  constructor(log: string | HookLog, opts: HookTimeoutOptions = {}) {
+    const { leaked, stuck, ...fields } = opts;
+    super(log, { code: "timeout", ...fields });
+    this.leaked = leaked ?? false;
+    if (this.leaked) this.stuck = stuck ?? "unknown";
   }
 }
 
@@ -104,8 +210,11 @@ export class HookTimeout extends HookFailure {
  * import is refused, its top level threw, or no executor could be picked from its exports.
  * The message names the hook and, where known, `file:line:col`.
  */
-export class HookLoadError extends Error {
+export class HookLoadError extends HookError {
   override name = "HookLoadError";
+  constructor(log: string | HookLog, opts: HookErrorOptions = {}) {
+    super(log, opts, "load-failed");
+  }
 }
 
 /**

@@ -7,12 +7,12 @@
  * @module
  */
 import { formatKeyPath } from "../config/mod.ts";
-import type { Problem } from "../errors.ts";
+import { messageOf, type Problem } from "../errors.ts";
 import type { Declaration, Entry } from "./declaration/mod.ts";
-import type { Executor } from "./executor.ts";
+import { DEFAULT_LOAD_TIMEOUT_MS, type Executor, HookError, HookFailure } from "./executor.ts";
 import type { RunnerEntry } from "./runner.ts";
 import { redactor, secretsOf } from "./secrets.ts";
-import { DEFAULT_LOAD_TIMEOUT_MS } from "./executor.ts";
+import { aboutHook, tokenUnsetAtLoad } from "./_messages.ts";
 import { createCommandExecutor, createRemoteExecutor, loadModuleHook } from "./executors/mod.ts";
 
 /** Options for {@linkcode loadExecutors}. */
@@ -52,10 +52,7 @@ export async function loadExecutors(
   settled.forEach((s, i) => {
     const entry = enabled[i];
     if (s.status === "fulfilled") entries.push({ entry, executor: s.value });
-    else {
-      const raw = s.reason instanceof Error ? s.reason.message : String(s.reason);
-      problems.push(entryProblem(decl, entry, redact(raw)));
-    }
+    else problems.push(entryProblem(decl, entry, s.reason, redact));
   });
   if (problems.length > 0) {
     await Promise.all(entries.map((e) => e.executor.close().catch(() => {})));
@@ -82,10 +79,7 @@ async function loadOne(e: Entry, opts: LoadExecutorsOptions): Promise<Executor> 
       });
     case "remote": {
       if (opts.strict && e.tokenEnv && !opts.env(e.tokenEnv)) {
-        throw new Error(
-          `environment variable ${e.tokenEnv} (tokenEnv) is not set; export it before starting ` +
-            `the-loop, or every call of this hook would fail`,
-        );
+        throw new HookFailure(tokenUnsetAtLoad({ hook: e.name, kind: "remote" }, e.tokenEnv));
       }
       return createRemoteExecutor({
         name: e.name,
@@ -101,10 +95,10 @@ async function loadOne(e: Entry, opts: LoadExecutorsOptions): Promise<Executor> 
         name: e.name,
         argv: e.argv,
         cwd: e.cwd,
-        env: e.env,
+        passEnv: e.env,
         maxOutputBytes: e.maxOutputBytes,
         on: e.on,
-        getEnv: opts.env,
+        env: opts.env,
       });
       if (opts.strict) await ex.check();
       return ex;
@@ -113,16 +107,23 @@ async function loadOne(e: Entry, opts: LoadExecutorsOptions): Promise<Executor> 
 }
 
 /**
- * A problem with one entry, located at `hooks[i]` (`file:line:col` when known); the message is
- * prefixed with `hook "<name>": ` unless it already names the hook.
+ * A problem with one entry, located at `hooks[i]` (`file:line:col` when known). `problem` is a
+ * message or what the entry's load threw: a hook error that names this hook is its message as
+ * it is, anything else is prefixed with `hook "<name>": ` (a message string, unless it names
+ * the hook already). `redact` scrubs secret values from it.
  */
-export function entryProblem(decl: Declaration, entry: Entry, message: string): Problem {
-  const named = message.startsWith(`hook "${entry.name}"`) ||
-    message.startsWith(`hook ${entry.name}`);
+export function entryProblem(
+  decl: Declaration,
+  entry: Entry,
+  problem: unknown,
+  redact: (text: string) => string = (t) => t,
+): Problem {
+  const named = problem instanceof HookError && problem.hook === entry.name;
+  const text = redact(messageOf(problem));
   return {
     ...(decl.file !== undefined ? { file: decl.file } : {}),
     ...(entry.line !== undefined ? { line: entry.line, col: entry.col } : {}),
     path: formatKeyPath(["hooks", entry.index]),
-    message: named ? message : `hook "${entry.name}": ${message}`,
+    message: named ? text : aboutHook(entry.name, text),
   };
 }

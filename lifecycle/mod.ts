@@ -9,6 +9,8 @@
  * - Reading a declaration ({@linkcode parseDeclaration}) and loading its executors
  *   ({@linkcode loadExecutors}); each kind's executor for tools that load one hook alone.
  * - Circuits ({@linkcode FileCircuitStore}) and secrets ({@linkcode secretsOf}).
+ * - Hook failures: {@linkcode HookError} and its classes carry `hook`, `point`, `kind` and a
+ *   {@linkcode HookErrorCode}; their messages are all written in one place (`_messages.ts`).
  *
  * ```ts
  * import * as engine from "./lifecycle/mod.ts";
@@ -41,10 +43,16 @@ export {
   type Executor,
   type ExecutorKind,
   type ExecutorStatus,
+  HookError,
+  type HookErrorCode,
+  type HookErrorOptions,
   HookFailure,
   HookLoadError,
+  type HookLog,
   HookTimeout,
+  type HookTimeoutOptions,
   type Stuck,
+  type Telemetry,
 } from "./executor.ts";
 export {
   type CommandEntry,

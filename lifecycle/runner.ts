@@ -10,12 +10,17 @@
  * warning says so). A `required` hook that fails at a point with a `proceed` decision refuses
  * the operation; at a point without one its failure is only a failure.
  *
- * Each hook has a circuit breaker (`_circuit.ts`): after repeated failures its calls are
+ * Each hook has a circuit breaker (`circuit.ts`): after repeated failures its calls are
  * skipped for a cool-down — a required hook's operations are refused meanwhile, never let
  * through — then one probe call decides whether it closes. `hooks.circuit_opened` and
  * `hooks.circuit_closed` say so, once per change; with a {@linkcode CircuitStore} the open
  * circuit is also written where `the-loop hooks` reads it, and removing it (`hooks reset`)
  * lets the next call through as a probe.
+ *
+ * The runner's parts, one file each: this chain; one call and its outcome (`_runner_call.ts`,
+ * where what a hook said is scrubbed of secret values, once); the events it leaves
+ * (`_runner_events.ts`); the circuits (`_runner_circuits.ts`). Every text is written in
+ * `_messages.ts`.
  *
  * @module
  */
@@ -25,8 +30,9 @@ import type { Entry } from "./declaration/mod.ts";
 import { timeoutMs } from "./declaration/mod.ts";
 import type { Executor } from "./executor.ts";
 import type { PointName } from "./sdk/points.ts";
-import { callOne, skipOne } from "./_runner_call.ts";
-import { leakedNote, report } from "./_runner_events.ts";
+import { callOne, errorText, type Outcome, type Redact, skipOne } from "./_runner_call.ts";
+import { report } from "./_runner_events.ts";
+import { warn } from "./_messages.ts";
 import type { CircuitPolicy, CircuitStatus } from "./circuit.ts";
 import { Circuits } from "./_runner_circuits.ts";
 import type { CircuitStore } from "./circuit_store.ts";
@@ -68,7 +74,7 @@ export class Runner {
   readonly #sink: EventSink;
   readonly #warn: (message: string) => void;
   readonly #now: () => number;
-  readonly #redact: (text: string) => string;
+  readonly #redact: Redact;
   readonly #circuits: Circuits;
   #closed?: Promise<void>;
 
@@ -133,11 +139,8 @@ export class Runner {
           if (!entry.enabled || !executor.handles(point)) continue;
           await this.#callOne(point, ctx, entry, executor, collect);
         } catch (err) {
-          this.#safeWarn(
-            `hooks: unexpected error running hook ${entry.name} at ${point}: ${
-              this.#redact(err instanceof Error ? err.message : String(err))
-            }; the context is used as it stands`,
-          );
+          // e.g. an executor's handles() that threw: scrubbed like everything a hook says
+          this.#safeWarn(warn.unexpected(entry.name, point, errorText(err, this.#redact)));
         }
       }
     } finally {
@@ -148,6 +151,10 @@ export class Runner {
     return ctx;
   }
 
+  /**
+   * One hook's turn in the chain: admitted by its circuit (or skipped), called, reported,
+   * warned about, and its outcome fed back to its circuit.
+   */
   async #callOne(
     point: PointName,
     ctx: ContextOf<PointName>,
@@ -157,45 +164,34 @@ export class Runner {
   ) {
     const started = this.#now();
     const admission = await this.#circuits.admit(entry, started);
+    const probe = admission.kind === "probe";
     const outcome = admission.kind === "skip"
       ? skipOne(point, ctx, entry, this.#circuits.skipReason(entry))
-      : await callOne(point, ctx, entry, executor, this.#redact, admission.kind === "probe");
+      : await callOne(point, ctx, entry, executor, { redact: this.#redact, probe });
     const ended = this.#now();
-    const wi = (ctx as { work_item?: { ref?: unknown } | string }).work_item;
-    const workItem = typeof wi === "string" ? wi : typeof wi?.ref === "string" ? wi.ref : null;
-    report(sink, {
-      point,
-      entry,
-      workItem,
-      outcome,
-      started,
-      ended,
-      timeoutMs: timeoutMs(entry),
-    }, this.#redact);
-    const who = `hook ${entry.name} at ${point}`;
-    if (outcome.disposition === "timed_out") {
-      this.#safeWarn(
-        `${who} timed out after ${timeoutMs(entry)} ms${
-          outcome.leaked ? `: ${leakedNote(outcome.stuck)}` : ""
-        }; its answer is ignored`,
-      );
-    } else if (outcome.error !== undefined) {
-      this.#safeWarn(`${who} failed: ${this.#redact(outcome.error)}; its answer is ignored`);
-    }
-    if (outcome.error !== undefined && outcome.refusal !== undefined) {
-      this.#safeWarn(`${who} is required, so the operation is refused`);
-    }
-    if (outcome.disposition === "skipped" && outcome.refusal !== undefined) {
-      this.#safeWarn(
-        `${who} was not called: its circuit is open; it is required, so the operation is refused`,
-      );
-    }
+    const workItem = workItemOf(ctx);
+    report(sink, { point, entry, workItem, outcome, started, ended, timeoutMs: timeoutMs(entry) });
+    this.#warnAbout(point, entry, outcome);
     if (admission.kind !== "skip") {
-      const probe = admission.kind === "probe";
       await this.#circuits.settle(entry, probe, outcome, ended, sink, { point, workItem });
     }
-    if (outcome.overturnBlocked) {
-      this.#safeWarn(`${who} tried to overturn an earlier hook's refusal; the refusal stands`);
+    if (outcome.overturnBlocked) this.#safeWarn(warn.overturnBlocked(entry.name, point));
+  }
+
+  /** The warnings one call's outcome gives (its texts scrubbed already). */
+  #warnAbout(point: PointName, entry: Entry, outcome: Outcome): void {
+    const hook = entry.name;
+    if (outcome.disposition === "timed_out") {
+      const leaked = outcome.leaked ? { stuck: outcome.stuck } : undefined;
+      this.#safeWarn(warn.timedOut(hook, point, timeoutMs(entry), leaked));
+    } else if (outcome.error !== undefined) {
+      this.#safeWarn(warn.failed(hook, point, outcome.error));
+    }
+    if (outcome.error !== undefined && outcome.refusal !== undefined) {
+      this.#safeWarn(warn.requiredRefuses(hook, point));
+    }
+    if (outcome.disposition === "skipped" && outcome.refusal !== undefined) {
+      this.#safeWarn(warn.skippedRequired(hook, point));
     }
   }
 
@@ -214,4 +210,10 @@ export class Runner {
     ).then(() => {});
     return this.#closed;
   }
+}
+
+/** The work item a context is about (`work_item.ref`, or a bare ref), for the events. */
+function workItemOf(ctx: ContextOf<PointName>): string | null {
+  const wi = (ctx as { work_item?: { ref?: unknown } | string }).work_item;
+  return typeof wi === "string" ? wi : typeof wi?.ref === "string" ? wi.ref : null;
 }

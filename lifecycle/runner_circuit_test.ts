@@ -64,7 +64,7 @@ Deno.test("circuit: a remote hook timing out 5 times opens it; a required hook t
   );
   assert.match(
     warnings.find((w) => w.includes("circuit is open"))!,
-    /^hook compliance: its circuit is open after 5 failures in a row \(last: no answer within 10000 ms\); its calls are skipped until .*; it is required, so the operations it decides are refused; 'the-loop hooks reset compliance' re-arms it sooner$/,
+    /^hook "compliance": its circuit is open after 5 failures in a row \(last: no answer within 10000 ms\); its calls are skipped until .*; it is required, so the operations it decides are refused; 'the-loop hooks reset compliance' re-arms it sooner$/,
   );
 
   // open: not called, the operation refused at once; the chain goes on
@@ -75,7 +75,7 @@ Deno.test("circuit: a remote hook timing out 5 times opens it; a required hook t
     assert.equal(ctx.proceed, false);
     assert.match(
       ctx.reason,
-      /^required hook compliance is unavailable: its circuit is open after 5 failures in a row, so its calls are skipped until 2026-01-01T00:00:35\.000Z$/,
+      /^required hook "compliance" is unavailable: its circuit is open after 5 failures in a row, so its calls are skipped until 2026-01-01T00:00:35\.000Z$/,
     );
   }
   assert.equal(remote.calls.length, 5, "an open circuit makes no call");

@@ -85,7 +85,7 @@ Deno.test("a hook that throws, times out, or answers a fact, a wrong type or an 
     "passed",
   ]);
   assert.equal(warnings.length, 5);
-  assert.match(warnings[0], /^hook throws at work_item_start failed: boom/);
+  assert.match(warnings[0], /^hook "throws" at work_item_start failed: boom/);
   assert.match(warnings[1], /timed out after 5000 ms: its worker thread could not be stopped/);
 });
 
@@ -98,9 +98,9 @@ Deno.test("a required hook's failure refuses a proceed point, and is only a fail
   ]);
   const ctx = await runner.run("work_item_start", startCtx());
   assert.equal(ctx.proceed, false);
-  assert.equal(ctx.reason, "required hook gate failed: unreachable");
+  assert.equal(ctx.reason, 'required hook "gate" failed: unreachable');
   const [refused] = sink.ofType("hooks.refused");
-  assert.equal(refused.reason, "required hook gate failed: unreachable");
+  assert.equal(refused.reason, 'required hook "gate" failed: unreachable');
   assert.equal(sink.ofType("hooks.failed")[0].required, true);
   assert.equal(sink.ofType("hooks.ran")[0].disposition, "failed");
   assert.ok(warnings.some((w) => /is required, so the operation is refused/.test(w)));
@@ -119,7 +119,7 @@ Deno.test("a required hook's refusal reason is the error's first line; the event
     { entry: entryOf("gate", { required: true }), executor: fakeExecutor("gate", boom) },
   ]);
   const ctx = await runner.run("work_item_start", startCtx());
-  assert.equal(ctx.reason, "required hook gate failed: roster unreadable");
+  assert.equal(ctx.reason, 'required hook "gate" failed: roster unreadable');
   assert.match(String(sink.ofType("hooks.failed")[0].error), /roster\.ts:3:9/);
 });
 
@@ -162,7 +162,7 @@ Deno.test("an answer with proceed=false is recorded as hooks.refused, and a refu
   assert.equal(ctx.reason, "frozen");
   assert.deepEqual(sink.ofType("hooks.refused").map((r) => [r.hook, r.reason]), [["no", "frozen"]]);
   assert.deepEqual(sink.ofType("hooks.ran").map((r) => r.disposition), ["refused", "passed"]);
-  assert.ok(warnings.some((w) => /hook yes .* tried to overturn .*; the refusal stands/.test(w)));
+  assert.ok(warnings.some((w) => /hook "yes" .* tried to overturn .*; the refusal stands/.test(w)));
 });
 
 Deno.test("hooks.ran carries point, hook, kind, work_item, times, duration, disposition, changed, output", async () => {
@@ -249,7 +249,7 @@ Deno.test("anything unexpected inside run is caught and the context returned as 
   const ctx = startCtx();
   assert.equal(await runner.run("work_item_start", ctx), ctx);
   assert.equal(ctx.reason, "still ran");
-  assert.match(warnings[0], /unexpected error running hook broken .*handles exploded/);
+  assert.match(warnings[0], /unexpected error running hook "broken" .*handles exploded/);
 });
 
 Deno.test("close closes every executor once, and a closed runner calls nothing", async () => {

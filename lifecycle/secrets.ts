@@ -29,11 +29,11 @@
  *
  * @module
  */
+import type { EnvReader } from "../config/mod.ts";
 import { isSecretKey, REDACTED } from "../events/mod.ts";
 import type { Declaration, Entry } from "./declaration/mod.ts";
 
-/** Reads one environment variable. */
-export type EnvReader = (name: string) => string | undefined;
+export type { EnvReader };
 
 /** Options for {@linkcode secretsOf}. */
 export interface SecretsOptions {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { cli, spawnCli } from "./_test_utils.ts";
 import { EVENT_TYPES } from "../events/mod.ts";
+import { eventLine } from "../events/_test_utils.ts";
 
 const MIN = 60_000;
 
@@ -188,15 +189,7 @@ Deno.test("events --work-item takes owner/repo#N and host/owner/repo#N for githu
   const dir = Deno.makeTempDirSync();
   const refs = ["github:acme/app#12", "github:ghe.example.com/acme/app#12", "github:acme/app#1"];
   const lines = refs.map((ref, seq) =>
-    JSON.stringify({
-      ts: "2026-07-22T10:00:00.000Z",
-      source: "hooks",
-      event: "hooks.ran",
-      level: "info",
-      pid: 1,
-      seq,
-      work_item: seq === 1 ? { ref, kind: "issue" } : ref,
-    })
+    eventLine({ seq, work_item: seq === 1 ? { ref, kind: "issue" } : ref })
   );
   Deno.writeTextFileSync(`${dir}/events.jsonl`, lines.join("\n") + "\n");
   const pick = (ref: string) => seqs(["--file", "events.jsonl", "--work-item", ref], dir);
@@ -336,14 +329,7 @@ Deno.test("events --follow prints matches, then new ones as written, until SIGIN
   try {
     await readUntil(reader, seen, /"seq":196/);
     const rec = (seq: number, event: string) =>
-      JSON.stringify({
-        ts: new Date().toISOString(),
-        source: "hooks",
-        event,
-        level: "info",
-        pid: 1,
-        seq,
-      }) + "\n";
+      eventLine({ ts: new Date().toISOString(), event, seq }) + "\n";
     Deno.writeTextFileSync(path, rec(1000, "hooks.failed") + rec(1001, "hooks.ran"), {
       append: true,
     });
@@ -423,15 +409,7 @@ Deno.test("events table and text show a record's terminal escapes inertly; jsonl
 Deno.test("events --follow skips a line over the 1 MiB cap with a note and reads on", async () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/events.jsonl`;
-  const rec = (seq: number) =>
-    JSON.stringify({
-      ts: new Date().toISOString(),
-      source: "hooks",
-      event: "hooks.ran",
-      level: "info",
-      pid: 1,
-      seq,
-    }) + "\n";
+  const rec = (seq: number) => eventLine({ ts: new Date().toISOString(), seq }) + "\n";
   Deno.writeTextFileSync(path, rec(1));
   const child = spawnCli(["events", "--follow", "--file", path, "--format", "jsonl"], { cwd: dir });
   const reader = child.stdout.getReader();

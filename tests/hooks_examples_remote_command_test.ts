@@ -131,7 +131,7 @@ Deno.test("remote_server answers a wrong token with 401; the required hook refus
     await withHooks(remoteYaml(server.url), { env }, async ({ runner, sink, warnings }) => {
       const ctx = await runner.run("work_item_start", start("github:acme/app#42"));
       assert.equal(ctx.proceed, false);
-      assert.match(ctx.reason, /^required hook compliance failed: .*401/);
+      assert.match(ctx.reason, /^required hook "compliance" failed: .*401/);
       assert.deepEqual(ran(sink), [["compliance", "failed", ["proceed", "reason"]]]);
       assert.match(String(sink.ofType("hooks.failed")[0].error), /401/);
       const everything = JSON.stringify(sink.records) + warnings.join("\n") + ctx.reason;

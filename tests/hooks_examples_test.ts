@@ -86,7 +86,7 @@ Deno.test(
         );
         assert.match(
           ctx.reason,
-          /^required hook roster failed: .*cannot read the roster \S+roster\.txt \(NotCapable\); grant it/,
+          /^required hook "roster" failed: .*cannot read the roster \S+roster\.txt \(NotCapable\); grant it/,
         );
         assert.deepEqual(ran(sink), [["roster", "failed", ["proceed", "reason"]]]);
         const [failed] = sink.ofType("hooks.failed");

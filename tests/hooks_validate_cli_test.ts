@@ -193,7 +193,7 @@ Deno.test("hooks validate --online: a live serveHooks answers /health, a closed 
     assert.match(
       r.stderr,
       new RegExp(
-        `cli-config\\.yaml:5:5: hooks\\[1\\]: hook gone \\(http://127\\.0\\.0\\.1:${closed}/hooks\\): could not reach the endpoint`,
+        `cli-config\\.yaml:5:5: hooks\\[1\\]: hook "gone" \\(http://127\\.0\\.0\\.1:${closed}/hooks\\): could not reach the endpoint`,
       ),
     );
     assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN));

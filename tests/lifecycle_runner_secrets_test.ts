@@ -70,7 +70,7 @@ Deno.test("a module hook's env grant is redacted from its failure: event, warnin
     try {
       const ctx = await engine.run("work_item_start", startCtx());
       assert.equal(ctx.proceed, false);
-      assert.match(ctx.reason, /^required hook roster failed: .*roster refused key \[redacted\]/);
+      assert.match(ctx.reason, /^required hook "roster" failed: .*roster refused key \[redacted\]/);
       const [failed] = h.sink.ofType("hooks.failed");
       assert.match(String(failed.error), /roster refused key \[redacted\]/);
       assert.ok(h.warnings.some((w) => /roster refused key \[redacted\]/.test(w)), h.warnings[0]);

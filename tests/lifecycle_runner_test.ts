@@ -113,7 +113,7 @@ Deno.test("real command, module and remote hooks chain through the seam; failure
     assert.ok(ran.every((r) => r.work_item === "github:acme/app#42"));
     // The required remote failed last, so its failure is the reason (the chaining of the
     // command's answer into the module's is the next test's).
-    assert.match(ctx.reason, /^required hook compliance failed: /);
+    assert.match(ctx.reason, /^required hook "compliance" failed: /);
     assert.deepEqual(
       sink.ofType("hooks.decided").map((r) => [r.hook, r.changed]),
       [["stamp", ["reason"]], ["policy", ["reason"]], ["compliance", ["proceed", "reason"]]],

@@ -122,7 +122,7 @@ Deno.test("a required hook's error saying its env grant encoded is redacted in e
     try {
       const ctx = await engine.run("work_item_start", startCtx());
       assert.equal(ctx.proceed, false);
-      assert.match(ctx.reason, /^required hook leaky failed: /);
+      assert.match(ctx.reason, /^required hook "leaky" failed: /);
       assertEachRedacted(ctx.reason);
       const [failed] = h.sink.ofType("hooks.failed");
       assertEachRedacted(String(failed.error));

@@ -9,7 +9,7 @@
  */
 import type { Command } from "commander";
 import type { LoadedConfig } from "../../config/mod.ts";
-import { type Problem, ProblemsError } from "../../errors.ts";
+import { byPosition, messageOf, type Problem, ProblemsError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
@@ -29,15 +29,14 @@ export function register(config: Command, ctx: CliContext): void {
       if (!(error instanceof ProblemsError)) {
         if (opts.format === "json") {
           ctx.write(
-            toJson({ ok: false, path: null, problems: [{ message: (error as Error).message }] }),
+            toJson({ ok: false, path: null, problems: [{ message: messageOf(error) }] }),
           );
         }
         throw error; // main.ts prints it on stderr and exits 1
       }
       problems = error.problems;
     }
-    problems = [...problems, ...await hooksProblems(ctx, loaded, problems)]
-      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+    problems = [...problems, ...await hooksProblems(ctx, loaded, problems)].sort(byPosition);
     if (problems.length > 0) {
       if (opts.format === "json") {
         ctx.write(toJson({ ok: false, path: problems[0]?.file ?? null, problems }));

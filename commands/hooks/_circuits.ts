@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { messageOf, plural } from "../../errors.ts";
 import { type CircuitRecord, FileCircuitStore, processRunning } from "../../lifecycle/mod.ts";
 
 /** One hook's circuit, as `--format json` prints it. */
@@ -37,7 +38,7 @@ export async function readCircuits(
           : { state: "closed" },
       );
     } catch (err) {
-      out.set(name, { state: "unknown", error: (err as Error).message, file });
+      out.set(name, { state: "unknown", error: messageOf(err), file });
     }
   }));
   return out;
@@ -50,9 +51,8 @@ export function circuitText(name: string, v: CircuitView): string {
   const who = v.pid_running === false
     ? `pid ${v.pid}, no longer running: its next start re-arms it`
     : `pid ${v.pid}`;
-  const n = v.failures;
   const refuses = v.required ? "; it is required, so the operations it decides are refused" : "";
-  return `OPEN since ${v.opened_at} (${who}) after ${n} failure${n === 1 ? "" : "s"} in a row ` +
+  return `OPEN since ${v.opened_at} (${who}) after ${plural(v.failures, "failure")} in a row ` +
     `(last: ${v.last_error}); its calls are skipped${refuses}; one probe call is let through ` +
     `after ${v.retry_at}; 'the-loop hooks reset ${name}' re-arms it now`;
 }

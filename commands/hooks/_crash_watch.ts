@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { plural } from "../../errors.ts";
 import type { Executor } from "../../lifecycle/mod.ts";
 
 /** How long a loaded hook is watched, ms. */
@@ -35,7 +36,7 @@ export async function watchForCrashes(exec: Executor, ms = WATCH_MS): Promise<Cr
 
 /** The problem's text. */
 export function crashesText(c: Crashes, ms = WATCH_MS): string {
-  return `its worker died on its own ${c.crashes} time${c.crashes === 1 ? "" : "s"} within ` +
+  return `its worker died on its own ${plural(c.crashes, "time")} within ` +
     `${ms} ms of loading (last: ${c.lastCrash}): an error thrown from a timer or a microtask, ` +
     "or an unhandled rejection, reached the-loop. A daemon would restart it with a backoff and " +
     "open its circuit after repeated failures; catch the error inside the hook";

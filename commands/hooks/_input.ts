@@ -6,31 +6,23 @@
  * @module
  */
 import { isAbsolute, join } from "node:path";
-import { didYouMean } from "../../config/mod.ts";
-import { UsageError } from "../../errors.ts";
+import { didYouMean, isMapping } from "../../config/mod.ts";
+import { messageOf, UsageError } from "../../errors.ts";
 import {
   type Context,
   ContextError,
   decisionNames,
+  isPointName,
   makeContext,
   POINT_NAMES,
   type PointName,
 } from "../../lifecycle/sdk/mod.ts";
-import { isPointName } from "../../lifecycle/sdk/mod.ts";
 import type { CliContext } from "../context.ts";
-
-/**
- * The closest of `names` to `given`, when it is close enough to be a typo: the config's
- * {@linkcode didYouMean}, so every "did you mean" of the CLI suggests by the same rule.
- */
-export function closest(given: string, names: readonly string[]): string | undefined {
-  return didYouMean(given, names);
-}
 
 /** `--point`'s value as a point; a {@linkcode UsageError} (exit 2) otherwise. */
 export function parsePoint(value: string): PointName {
   if (isPointName(value)) return value;
-  const guess = closest(value, POINT_NAMES);
+  const guess = didYouMean(value, POINT_NAMES);
   throw new UsageError(
     `--point: "${value}" is not a lifecycle point` +
       (guess ? ` (did you mean ${guess}?)` : "") +
@@ -51,12 +43,12 @@ export async function readJsonInput(ctx: CliContext, flag: string, file: string)
       ? await new Response(Deno.stdin.readable).text()
       : await Deno.readTextFile(isAbsolute(file) ? file : join(ctx.cwd, file));
   } catch (err) {
-    throw new Error(`${flag} ${label}: cannot read it (${(err as Error).message})`);
+    throw new Error(`${flag} ${label}: cannot read it (${messageOf(err)})`);
   }
   try {
     return { value: JSON.parse(text), label };
   } catch (err) {
-    throw new Error(`${flag} ${label}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`${flag} ${label}: not valid JSON (${messageOf(err)})`);
   }
 }
 
@@ -67,7 +59,7 @@ export async function readJsonInput(ctx: CliContext, flag: string, file: string)
  */
 export function buildContext(point: PointName, raw: unknown, label: string): Context {
   let fields = raw;
-  if (isObject(raw) && isObject(raw.context) && typeof raw.point === "string") {
+  if (isMapping(raw) && isMapping(raw.context) && typeof raw.point === "string") {
     if (raw.point !== point) {
       throw new Error(
         `--context ${label}: the file is for point ${raw.point}, but --point is ${point}`,
@@ -94,7 +86,7 @@ export function parseExpect(
   label: string,
 ): Record<string, unknown> {
   const decisions = decisionNames(point);
-  if (!isObject(raw)) {
+  if (!isMapping(raw)) {
     throw new Error(
       `--expect ${label}: must be a JSON object of decisions (${decisions.join(", ")})`,
     );
@@ -109,8 +101,4 @@ export function parseExpect(
     }
   }
   return raw;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

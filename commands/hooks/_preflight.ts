@@ -8,12 +8,18 @@
  *
  * @module
  */
+import type { EnvReader } from "../../config/mod.ts";
 import type { Problem } from "../../errors.ts";
-import { type Declaration, type Entry, timeoutMs } from "../../lifecycle/mod.ts";
-import type { Executor } from "../../lifecycle/mod.ts";
-import { entryProblem, loadExecutors } from "../../lifecycle/mod.ts";
-import { stopBundler } from "../../lifecycle/mod.ts";
-import type { RemoteExecutor } from "../../lifecycle/mod.ts";
+import {
+  type Declaration,
+  type Entry,
+  entryProblem,
+  type Executor,
+  loadExecutors,
+  type RemoteExecutor,
+  stopBundler,
+  timeoutMs,
+} from "../../lifecycle/mod.ts";
 import { POINT_NAMES } from "../../lifecycle/sdk/mod.ts";
 import { crashesText, watchForCrashes } from "./_crash_watch.ts";
 
@@ -32,7 +38,7 @@ export interface HookReport {
 
 /** Options for {@linkcode preflight}. */
 export interface PreflightOptions {
-  env: (name: string) => string | undefined;
+  env: EnvReader;
   /** Also GET each remote's `/health`. */
   online: boolean;
 }
@@ -103,8 +109,7 @@ async function checkLoaded(
         const h = await (exec as RemoteExecutor).health({ timeoutMs: timeoutMs(e) });
         report.checked.push(`/health answered ${h.status} in ${Math.round(h.elapsedMs)} ms`);
       } catch (err) {
-        const msg = err instanceof Error ? err.message : String(err);
-        report.problems.push(entryProblem(decl, e, msg)); // it says the url and what /health did
+        report.problems.push(entryProblem(decl, e, err)); // it says the url and what /health did
       }
     }
   }

@@ -8,15 +8,18 @@
  *
  * @module
  */
-import { ProblemsError } from "../../errors.ts";
+import type { EnvReader } from "../../config/mod.ts";
+import { ProblemsError, problemsSummary } from "../../errors.ts";
 import { EventLog, type EventRecord, type EventSink, MemorySink } from "../../events/mod.ts";
-import { type Context, decisionsOf } from "../../lifecycle/sdk/mod.ts";
-import type { Declaration, Entry } from "../../lifecycle/mod.ts";
-import { loadExecutors } from "../../lifecycle/mod.ts";
-import { stopBundler } from "../../lifecycle/mod.ts";
-import { POINT_NAMES, type PointName } from "../../lifecycle/sdk/mod.ts";
-import { Runner } from "../../lifecycle/mod.ts";
-import { secretsOf } from "../../lifecycle/mod.ts";
+import { type Context, decisionsOf, POINT_NAMES, type PointName } from "../../lifecycle/sdk/mod.ts";
+import {
+  type Declaration,
+  type Entry,
+  loadExecutors,
+  Runner,
+  secretsOf,
+  stopBundler,
+} from "../../lifecycle/mod.ts";
 
 /** Options for {@linkcode runOne}. */
 export interface RunOneOptions {
@@ -26,7 +29,7 @@ export interface RunOneOptions {
   point: PointName;
   /** Built with `makeContext`; updated in place. */
   context: Context;
-  env: (name: string) => string | undefined;
+  env: EnvReader;
   /** The configured event log, or undefined for none. */
   log?: { path: string; enabled: boolean };
   warn: (message: string) => void;
@@ -52,8 +55,7 @@ export async function runOne(opts: RunOneOptions): Promise<RunOneResult> {
     if (loaded.problems.length > 0) {
       throw new ProblemsError(
         loaded.problems,
-        `hook "${entry.name}" could not be loaded:\n` +
-          new ProblemsError(loaded.problems).message.split("\n").map((l) => `  ${l}`).join("\n"),
+        problemsSummary(loaded.problems, `hook "${entry.name}" could not be loaded`),
       );
     }
     const memory = new MemorySink({ source: "cli" });

@@ -5,6 +5,7 @@
  * @module
  */
 import { type CliContext, println as printRaw } from "../context.ts";
+import { plural } from "../../errors.ts";
 import { visible } from "../../terminal.ts";
 import type { RunOneResult } from "./_run_one.ts";
 
@@ -38,6 +39,11 @@ export interface Shown {
   mismatches: Mismatch[];
 }
 
+/** Did the hook fail or time out (rather than answer)? */
+export function hookFailed(r: RunOneResult): boolean {
+  return r.ran.disposition === "failed" || r.ran.disposition === "timed_out";
+}
+
 function changedOf(r: RunOneResult): string[] {
   return Array.isArray(r.ran.changed) ? r.ran.changed as string[] : [];
 }
@@ -47,9 +53,8 @@ export function jsonOf(r: RunOneResult, s: Shown): Record<string, unknown> {
   const changed = Object.fromEntries(
     changedOf(r).map((f) => [f, { before: r.before[f], after: r.after[f] }]),
   );
-  const failed = r.ran.disposition === "failed" || r.ran.disposition === "timed_out";
   return {
-    ok: !failed && s.mismatches.length === 0,
+    ok: !hookFailed(r) && s.mismatches.length === 0,
     hook: s.name,
     kind: s.kind,
     point: s.point,
@@ -90,15 +95,13 @@ export function printText(ctx: CliContext, r: RunOneResult, s: Shown): void {
   if (!s.expect) return;
   const n = Object.keys(s.expect).length;
   if (s.mismatches.length === 0) {
-    println(ctx, `expect: ok (${n} decision${n === 1 ? "" : "s"} as expected)`);
+    println(ctx, `expect: ok (${plural(n, "decision")} as expected)`);
     return;
   }
   const k = s.mismatches.length;
   println(
     ctx,
-    `expect: ${k} of ${n} expected decision${n === 1 ? "" : "s"} ${
-      k === 1 ? "differs" : "differ"
-    }:`,
+    `expect: ${k} of ${plural(n, "expected decision")} ${k === 1 ? "differs" : "differ"}:`,
   );
   for (const m of s.mismatches) {
     println(ctx, `  - ${m.field}: ${v(m.expected)}   (expected)`);

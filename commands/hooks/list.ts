@@ -8,6 +8,7 @@
  * @module
  */
 import { relative } from "node:path";
+import { plural } from "../../errors.ts";
 import { describeDeclaration } from "../../lifecycle/mod.ts";
 import { type CliContext, println } from "../context.ts";
 import { toJson } from "../_output.ts";
@@ -39,8 +40,7 @@ export async function listHooks(ctx: CliContext, flags: ListFlags): Promise<void
     );
     return;
   }
-  const n = hooks.length;
-  println(ctx, `${n} hook${n === 1 ? "" : "s"} in ${from}, run in this order:`);
+  println(ctx, `${plural(hooks.length, "hook")} in ${from}, run in this order:`);
   for (const h of hooks) {
     println(ctx);
     println(ctx, `${h.name} (${h.kind})${h.enabled ? "" : "  [disabled]"}`);

@@ -13,7 +13,7 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { formatOption } from "../_output.ts";
 import { UsageError } from "../../errors.ts";
-import { closest } from "./_input.ts";
+import { didYouMean } from "../../config/mod.ts";
 import * as init from "./init.ts";
 import { type ListFlags, listHooks } from "./list.ts";
 import * as points from "./points.ts";
@@ -36,7 +36,7 @@ export function register(program: Command, ctx: CliContext): void {
   list.allowExcessArguments(true).action((flags: ListFlags, cmd: Command) => {
     const typo = cmd.args[0];
     if (typo === undefined) return listHooks(ctx, flags);
-    const guess = closest(typo, hooks.commands.map((c) => c.name()));
+    const guess = didYouMean(typo, hooks.commands.map((c) => c.name()));
     throw new UsageError(
       `unknown command 'hooks ${typo}'${guess ? ` (did you mean ${guess}?)` : ""}; ` +
         `see 'the-loop hooks --help'`,

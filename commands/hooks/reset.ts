@@ -8,12 +8,12 @@
  * @module
  */
 import type { Command } from "commander";
-import { UsageError } from "../../errors.ts";
+import { didYouMean } from "../../config/mod.ts";
+import { messageOf, plural, UsageError } from "../../errors.ts";
 import { FileCircuitStore } from "../../lifecycle/mod.ts";
 import { type CliContext, println } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
 import { readDeclaration } from "../_declaration.ts";
-import { closest } from "./_input.ts";
 import { readCircuits } from "./_circuits.ts";
 
 interface ResetFlags {
@@ -38,7 +38,7 @@ async function reset(ctx: CliContext, name: string, flags: ResetFlags): Promise<
   const [was] = (await readCircuits(root, [name])).values();
   // a hook taken out of the declaration may still have a file: that one can be reset too
   if (!names.includes(name) && was?.state !== "open") {
-    const guess = closest(name, names);
+    const guess = didYouMean(name, names);
     throw new UsageError(
       `no hook named "${name}" in ${loaded.path ?? "the config (no file found)"}` +
         `${guess ? ` (did you mean ${guess}?)` : ""}; 'the-loop hooks' lists them`,
@@ -46,9 +46,9 @@ async function reset(ctx: CliContext, name: string, flags: ResetFlags): Promise<
   }
   if (was.state === "unknown") throw new Error(`hook "${name}": ${was.file}: ${was.error}`);
   const removed = was.state === "open" &&
-    await new FileCircuitStore(root).remove(name).catch((err: Error) => {
+    await new FileCircuitStore(root).remove(name).catch((err) => {
       throw new Error(
-        `hook "${name}": cannot remove ${was.file}: ${err.message}; ` +
+        `hook "${name}": cannot remove ${was.file}: ${messageOf(err)}; ` +
           "run this as the user the daemon runs as",
       );
     });
@@ -63,8 +63,8 @@ async function reset(ctx: CliContext, name: string, flags: ResetFlags): Promise<
   const w = was as Extract<typeof was, { state: "open" }>;
   println(
     ctx,
-    `hook ${name}: circuit re-armed (it was open since ${w.opened_at} after ${w.failures} ` +
-      `failure${w.failures === 1 ? "" : "s"}; last: ${w.last_error}). The daemon lets its next ` +
+    `hook ${name}: circuit re-armed (it was open since ${w.opened_at} after ` +
+      `${plural(w.failures, "failure")}; last: ${w.last_error}). The daemon lets its next ` +
       "call through as a probe: if it works the circuit closes, if not it opens again",
   );
 }

@@ -12,7 +12,10 @@ import type { CliContext } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
 import { readDeclaration } from "../_declaration.ts";
 import { buildContext, parseExpect, parsePoint, readJsonInput } from "./_input.ts";
-import { compare, jsonOf, printText } from "./_test_report.ts";
+import { compare, hookFailed, jsonOf, printText, type Shown } from "./_test_report.ts";
+import type { RunOneResult } from "./_run_one.ts";
+import type { Declaration, Entry } from "../../lifecycle/mod.ts";
+import type { Context, PointName } from "../../lifecycle/sdk/mod.ts";
 import { visible } from "../../terminal.ts";
 
 interface TestFlags {
@@ -44,21 +47,8 @@ export function register(hooks: Command, ctx: CliContext): void {
 async function testHook(ctx: CliContext, name: string, flags: TestFlags): Promise<void> {
   const point = parsePoint(flags.point);
   const { loaded, decl } = await readDeclaration(ctx);
-  const entry = decl.entries.find((e) => e.name === name);
-  if (!entry) {
-    const names = decl.entries.map((e) => e.name);
-    throw new Error(
-      `no hook named "${name}" in ${loaded.path ?? "the config (no config file found)"}; ` +
-        (names.length ? `declared: ${names.join(", ")}` : "no hooks are declared"),
-    );
-  }
-  const input = await readJsonInput(ctx, "--context", flags.context);
-  const context = buildContext(point, input.value, input.label);
-  let expect: Record<string, unknown> | undefined;
-  if (flags.expect !== undefined) {
-    const e = await readJsonInput(ctx, "--expect", flags.expect);
-    expect = parseExpect(point, e.value, e.label);
-  }
+  const entry = findEntry(decl, name, loaded.path);
+  const { context, expect } = await readInputs(ctx, point, flags);
   if (!entry.enabled) {
     ctx.warn(
       `the-loop: note: hook ${name} is disabled (enabled: false); the daemon does not ` +
@@ -77,29 +67,53 @@ async function testHook(ctx: CliContext, name: string, flags: TestFlags): Promis
     warn: (m) => ctx.warn(`the-loop: ${visible(m)}\n`),
   });
   const mismatches = expect ? compare(expect, result.after) : [];
-  const disposition = String(result.ran.disposition);
-  const failed = disposition === "failed" || disposition === "timed_out";
-  if (flags.format === "json") {
-    ctx.write(toJson(jsonOf(result, { name, kind: entry.kind, point, expect, mismatches })));
-  } else {
-    printText(ctx, result, { name, kind: entry.kind, point, expect, mismatches });
-  }
-  if (failed) {
+  const shown: Shown = { name, kind: entry.kind, point, expect, mismatches };
+  if (flags.format === "json") ctx.write(toJson(jsonOf(result, shown)));
+  else printText(ctx, result, shown);
+  verdict(result, shown, flags);
+}
+
+/** The declared hook called `name`; an error listing the declared ones otherwise. */
+function findEntry(decl: Declaration, name: string, configPath: string | null): Entry {
+  const entry = decl.entries.find((e) => e.name === name);
+  if (entry) return entry;
+  const names = decl.entries.map((e) => e.name);
+  throw new Error(
+    `no hook named "${name}" in ${configPath ?? "the config (no config file found)"}; ` +
+      (names.length ? `declared: ${names.join(", ")}` : "no hooks are declared"),
+  );
+}
+
+/** The sample context (`--context`) and the expected decisions (`--expect`), checked. */
+async function readInputs(ctx: CliContext, point: PointName, flags: TestFlags): Promise<{
+  context: Context;
+  expect?: Record<string, unknown>;
+}> {
+  const input = await readJsonInput(ctx, "--context", flags.context);
+  const context = buildContext(point, input.value, input.label);
+  if (flags.expect === undefined) return { context };
+  const e = await readJsonInput(ctx, "--expect", flags.expect);
+  return { context, expect: parseExpect(point, e.value, e.label) };
+}
+
+/** Throws (exit 1) when the hook failed or timed out, or a decision differs from `--expect`. */
+function verdict(result: RunOneResult, s: Shown, flags: TestFlags): void {
+  if (hookFailed(result)) {
     // Its first line only: the whole error (a stack, perhaps) is in the report printed above
     // and in the hooks.failed event.
     const error = String(result.events.find((r) => r.event === "hooks.failed")?.error ?? "")
       .split("\n")[0].trim();
     throw new Error(
-      `hooks test: hook ${name} ${
-        disposition === "timed_out" ? "timed out" : "failed"
-      } at ${point}` +
+      `hooks test: hook ${s.name} ${
+        result.ran.disposition === "timed_out" ? "timed out" : "failed"
+      } at ${s.point}` +
         (error ? `: ${error}` : ""),
     );
   }
-  if (mismatches.length > 0) {
+  if (s.mismatches.length > 0) {
     throw new Error(
-      `hooks test: hook ${name} at ${point}: ${mismatches.map((m) => m.field).join(", ")} ` +
-        `differ${mismatches.length === 1 ? "s" : ""} from --expect ${flags.expect}`,
+      `hooks test: hook ${s.name} at ${s.point}: ${s.mismatches.map((m) => m.field).join(", ")} ` +
+        `differ${s.mismatches.length === 1 ? "s" : ""} from --expect ${flags.expect}`,
     );
   }
 }

@@ -13,7 +13,7 @@
  */
 import type { Command } from "commander";
 import { POINT_NAMES } from "../../lifecycle/sdk/mod.ts";
-import { formatProblem, type Problem, ProblemsError } from "../../errors.ts";
+import { messageOf, plural, type Problem, ProblemsError, problemsSummary } from "../../errors.ts";
 import { type CliContext, println } from "../context.ts";
 import { formatOption, toJson } from "../_output.ts";
 import { readDeclaration } from "../_declaration.ts";
@@ -37,10 +37,10 @@ export function register(hooks: Command, ctx: CliContext): void {
 }
 
 function summary(problems: Problem[], hooks: number): string {
-  const n = problems.length;
-  return `hooks validate: ${n} problem${n === 1 ? "" : "s"} in ${hooks} hook${
-    hooks === 1 ? "" : "s"
-  }:\n` + problems.map((p) => "  " + formatProblem(p)).join("\n");
+  return problemsSummary(
+    problems,
+    `hooks validate: ${plural(problems.length, "problem")} in ${plural(hooks, "hook")}`,
+  );
 }
 
 async function validate(ctx: CliContext, flags: ValidateFlags): Promise<void> {
@@ -51,7 +51,7 @@ async function validate(ctx: CliContext, flags: ValidateFlags): Promise<void> {
     if (flags.format === "json") {
       const problems = error instanceof ProblemsError
         ? error.problems
-        : [{ message: (error as Error).message }];
+        : [{ message: messageOf(error) }];
       ctx.write(toJson({ ok: false, config: problems[0]?.file ?? null, hooks: [], problems }));
     }
     throw error;
@@ -97,5 +97,5 @@ function okLine(reports: HookReport[], online: boolean): string {
     ...(off ? [`${off} disabled, not loaded`] : []),
     ...(remotes && !online ? ["remotes not contacted; add --online to call their /health"] : []),
   ];
-  return `ok: ${on} hook${on === 1 ? "" : "s"}` + (notes.length ? ` (${notes.join("; ")})` : "");
+  return `ok: ${plural(on, "hook")}` + (notes.length ? ` (${notes.join("; ")})` : "");
 }

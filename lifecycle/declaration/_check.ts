@@ -6,26 +6,19 @@
  *
  * @module
  */
-import { looksLikeToken, maskProblem, maskTokens, tokenNotName } from "../../config/secrets.ts";
-import { formatKeyPath } from "../../config/mod.ts";
+import { looksLikeToken, maskProblem, tokenNotName } from "../../config/secrets.ts";
+import { formatKeyPath, type KeyPath, type Position, showValue } from "../../config/mod.ts";
 import type { Problem } from "../../errors.ts";
 
-/** A key path into the config, e.g. `["hooks", 1, "on", 0]`. */
-export type KeyPath = (string | number)[];
-
 /** Finds a key path's line and column in the config file, when it is there. */
-export type Locate = (keyPath: KeyPath) => { line: number; col: number } | undefined;
+export type Locate = (keyPath: KeyPath) => Position | undefined;
 
-/** A value as an error message quotes it: JSON, tokens masked, then shortened. */
+/**
+ * A value as a declaration problem quotes it: the config's {@linkcode showValue}, a list or
+ * mapping quoted as JSON (`(got {"name":"a"})`), tokens masked, shortened.
+ */
 export function show(value: unknown): string {
-  let text: string;
-  try {
-    text = value === undefined ? "nothing" : JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  text = maskTokens(text); // before shortening, which could cut a token below its masked shape
-  return text.length > 60 ? text.slice(0, 57) + "..." : text;
+  return showValue(value, { structures: "json" });
 }
 
 /** Collects problems, located as precisely as the config loader allows. */
@@ -40,7 +33,7 @@ export class Collector {
   }
 
   /** Where `keyPath` is, or its nearest located ancestor. */
-  where(keyPath: KeyPath): { line: number; col: number } | undefined {
+  where(keyPath: KeyPath): Position | undefined {
     if (!this.#locate) return undefined;
     for (let n = keyPath.length; n > 0; n--) {
       const at = this.#locate(keyPath.slice(0, n));
@@ -59,11 +52,6 @@ export class Collector {
       message: hook ? `hook "${hook}": ${message}` : message,
     }));
   }
-}
-
-/** Is `v` a mapping (a YAML map: not null, not a list)? */
-export function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** An environment variable's name (the only thing the config ever holds about a secret). */

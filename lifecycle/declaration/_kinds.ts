@@ -6,8 +6,9 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
+import { isMapping } from "../../config/mod.ts";
 import { looksLikeToken, tokenNotName } from "../../config/secrets.ts";
-import { type EntryCheck, ENV_NAME, isMap, isTokenNotName, show } from "./_check.ts";
+import { type EntryCheck, ENV_NAME, isTokenNotName, show } from "./_check.ts";
 import type { Grants } from "./mod.ts";
 
 /** Where relative paths resolve and what `~` means. */
@@ -50,7 +51,7 @@ function grantList(e: EntryCheck, v: unknown, key: string): true | string[] | un
 function permissions(e: EntryCheck, r: Resolve): Grants {
   const raw = e.raw.permissions;
   if (raw === undefined) return {};
-  if (!isMap(raw)) {
+  if (!isMapping(raw)) {
     e.err(["permissions"], `must be a mapping of net, read, write, env (got ${show(raw)})`);
     return {};
   }
@@ -115,7 +116,7 @@ export function moduleFields(e: EntryCheck, r: Resolve) {
     if (path === undefined) e.err(["path"], `"~" needs HOME to be set (got ${show(raw)})`);
   }
   const options = e.raw.with;
-  if (options !== undefined && !isMap(options)) {
+  if (options !== undefined && !isMapping(options)) {
     e.err(
       ["with"],
       `must be a mapping of options for the hook's constructor (got ${show(options)})`,
@@ -128,7 +129,7 @@ export function moduleFields(e: EntryCheck, r: Resolve) {
   return {
     path: path ?? "",
     exportName: e.str("executor", { pattern: IDENT, what: "an exported name, e.g. Policy" }),
-    options: isMap(options) ? options : undefined,
+    options: isMapping(options) ? options : undefined,
     permissions: permissions(e, r),
     isolation: (isolation === "process" ? "process" : "worker") as "worker" | "process",
     maxMemoryMb: e.positive("maxMemoryMb", 128, { integer: true, min: 16, unit: "megabytes" }),
@@ -169,7 +170,7 @@ export function remoteFields(e: EntryCheck) {
   }
   const headers: Record<string, string> = {};
   const rawHeaders = e.raw.headers;
-  if (rawHeaders !== undefined && !isMap(rawHeaders)) {
+  if (rawHeaders !== undefined && !isMapping(rawHeaders)) {
     e.err(["headers"], `must be a mapping of header name to value (got ${show(rawHeaders)})`);
   } else if (rawHeaders) {
     for (const [name, value] of Object.entries(rawHeaders)) {

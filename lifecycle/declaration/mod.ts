@@ -8,20 +8,19 @@
  *
  * @module
  */
-import { formatProblem, ProblemsError } from "../../errors.ts";
+import { formatKeyPath, type Grants, isMapping } from "../../config/mod.ts";
+import { plural, ProblemsError, problemsSummary } from "../../errors.ts";
 import { POINT_NAMES, type PointName } from "../sdk/points.ts";
 import type { ExecutorKind } from "../executor.ts";
-import { Collector, EntryCheck, isMap, type Locate, show } from "./_check.ts";
-import { commandFields, moduleFields, remoteFields } from "./_kinds.ts";
+import { Collector, EntryCheck, type Locate, show } from "./_check.ts";
+import { commandFields, moduleFields, remoteFields, type Resolve } from "./_kinds.ts";
 
-/** Deno permissions a module hook may be granted: `true` (all) or a list. Default: none. */
-export interface Grants {
-  net?: true | string[];
-  /** Absolute paths (relative grants resolved against the config file's directory). */
-  read?: true | string[];
-  write?: true | string[];
-  env?: true | string[];
-}
+/**
+ * Deno permissions a module hook may be granted: `true` (all) or a list. Default: none. In a
+ * parsed {@linkcode ModuleEntry}, `read` and `write` paths are absolute (relative grants
+ * resolved against the config file's directory, `~` against HOME).
+ */
+export type { Grants };
 
 /** What every entry has. */
 export interface EntryBase {
@@ -116,84 +115,20 @@ const KEY_OF: Record<ExecutorKind, string> = { module: "path", remote: "url", co
 /** Parses and validates the `hooks:` value. Throws {@linkcode ProblemsError} with every problem. */
 export function parseDeclaration(value: unknown, opts: ParseDeclarationOptions): Declaration {
   const c = new Collector(opts);
-  const entries: Entry[] = [];
-  const home = opts.home ?? Deno.env.get("HOME");
   if (value !== undefined && value !== null && !Array.isArray(value)) {
     c.add(["hooks"], `must be a list of hook entries (got ${show(value)})`);
   }
-  const seen = new Map<string, number>();
-  (Array.isArray(value) ? value : []).forEach((raw, index) => {
-    const at = ["hooks", index];
-    if (!isMap(raw)) {
-      return c.add(
-        at,
-        `must be a mapping with a name and one of path, url, command (got ${show(raw)})`,
-      );
-    }
-    const named = typeof raw.name === "string" ? raw.name : undefined;
-    const e = new EntryCheck(c, at, raw, named);
-    const name = e.str("name", {
-      pattern: NAME,
-      what: "lowercase letters, digits and -, starting with a letter",
-    });
-    if (raw.name === undefined) e.err([], "needs a name");
-    if (name !== undefined && seen.has(name)) {
-      e.err(["name"], `is already used by hooks[${seen.get(name)}]; names must be unique`);
-    } else if (name !== undefined) seen.set(name, index);
-    const kinds = (Object.keys(KIND_KEYS) as (keyof typeof KIND_KEYS)[]).filter((k) => k in raw);
-    if (kinds.length !== 1) {
-      e.err(
-        [],
-        kinds.length === 0
-          ? "needs exactly one of path (a module), url (a remote) or command (a program)"
-          : `has ${kinds.join(" and ")}; exactly one of path, url or command is allowed`,
-      );
-    }
-    const kind = kinds.length === 1 ? KIND_KEYS[kinds[0]] : undefined;
-    for (const key of Object.keys(raw)) {
-      if (COMMON.includes(key)) continue;
-      const owner = (Object.keys(ONLY) as ExecutorKind[]).find((k) => ONLY[k].includes(key));
-      if (!owner) {
-        const all = [...COMMON, ...Object.values(ONLY).flat()].join(", ");
-        e.err([key], `unknown key "${key}" (expected one of: ${all})`);
-      } else if (kind && owner !== kind) {
-        e.err(
-          [key],
-          `"${key}" applies to ${KEY_OF[owner]}: hooks only; this is a ${KEY_OF[kind]}: hook`,
-        );
-      }
-    }
-    const on = onList(e);
-    const common = {
-      name: name ?? "",
-      index,
-      timeoutSeconds: e.positive("timeoutSeconds", kind ? DEFAULT_TIMEOUT[kind] : 5, {
-        max: MAX_TIMEOUT_SECONDS,
-        unit: "seconds",
-      }),
-      required: e.bool("required", false),
-      enabled: e.bool("enabled", true),
-      ...(on ? { on } : {}),
-      ...(c.where(at) ?? {}),
-    };
-    const r = { baseDir: opts.baseDir, home };
-    if (kind === "module") {
-      const f = moduleFields(e, r);
-      entries.push({ ...common, kind, target: f.path, baseDir: opts.baseDir, ...f });
-    } else if (kind === "remote") {
-      const f = remoteFields(e);
-      entries.push({ ...common, kind, target: displayUrl(f.url), ...f });
-    } else if (kind === "command") {
-      const f = commandFields(e, r);
-      entries.push({ ...common, kind, target: f.argv.map(quoteArg).join(" "), ...f });
-    }
+  const r: Resolve = { baseDir: opts.baseDir, home: opts.home ?? Deno.env.get("HOME") };
+  const names = new Map<string, number>();
+  const entries = (Array.isArray(value) ? value : []).flatMap((raw, index) => {
+    const entry = parseEntry(c, raw, index, { names, resolve: r });
+    return entry ? [entry] : [];
   });
   if (c.problems.length > 0) {
-    const n = c.problems.length;
+    const n = plural(c.problems.length, "problem");
     throw new ProblemsError(
       c.problems,
-      `${n} problem${n === 1 ? "" : "s"} in the hooks declaration:\n` +
-        c.problems.map((p) => "  " + formatProblem(p)).join("\n"),
+      problemsSummary(c.problems, `${n} in the hooks declaration`),
     );
   }
   return {
@@ -201,6 +136,108 @@ export function parseDeclaration(value: unknown, opts: ParseDeclarationOptions):
     baseDir: opts.baseDir,
     entries,
   };
+}
+
+/** What checking one entry needs besides the entry: the names taken so far, how paths resolve. */
+interface EntryScope {
+  /** Each name declared so far → its index in `hooks:`. */
+  names: Map<string, number>;
+  resolve: Resolve;
+}
+
+/** Checks `hooks[index]`; the entry when its kind is known (problems go to `c`). */
+function parseEntry(c: Collector, raw: unknown, index: number, scope: EntryScope) {
+  const at = ["hooks", index];
+  if (!isMapping(raw)) {
+    c.add(at, `must be a mapping with a name and one of path, url, command (got ${show(raw)})`);
+    return undefined;
+  }
+  const e = new EntryCheck(c, at, raw, typeof raw.name === "string" ? raw.name : undefined);
+  const name = entryName(e, index, scope.names);
+  const kind = entryKind(e);
+  checkKeys(e, kind);
+  const on = onList(e);
+  const common = {
+    name: name ?? "",
+    index,
+    timeoutSeconds: e.positive("timeoutSeconds", kind ? DEFAULT_TIMEOUT[kind] : 5, {
+      max: MAX_TIMEOUT_SECONDS,
+      unit: "seconds",
+    }),
+    required: e.bool("required", false),
+    enabled: e.bool("enabled", true),
+    ...(on ? { on } : {}),
+    ...(c.where(at) ?? {}),
+  };
+  return kind ? withKindFields(e, kind, common, scope.resolve) : undefined;
+}
+
+/** The entry's `name`: required, well-formed and not taken by an earlier entry. */
+function entryName(e: EntryCheck, index: number, names: Map<string, number>): string | undefined {
+  const name = e.str("name", {
+    pattern: NAME,
+    what: "lowercase letters, digits and -, starting with a letter",
+  });
+  if (e.raw.name === undefined) e.err([], "needs a name");
+  if (name === undefined) return undefined;
+  const taken = names.get(name);
+  if (taken !== undefined) {
+    e.err(["name"], `is already used by ${formatKeyPath(["hooks", taken])}; names must be unique`);
+  } else names.set(name, index);
+  return name;
+}
+
+/** The entry's kind: which one of `path`, `url` and `command` it has (none or several: a problem). */
+function entryKind(e: EntryCheck): ExecutorKind | undefined {
+  const kinds = (Object.keys(KIND_KEYS) as (keyof typeof KIND_KEYS)[]).filter((k) => k in e.raw);
+  if (kinds.length === 1) return KIND_KEYS[kinds[0]];
+  e.err(
+    [],
+    kinds.length === 0
+      ? "needs exactly one of path (a module), url (a remote) or command (a program)"
+      : `has ${kinds.join(" and ")}; exactly one of path, url or command is allowed`,
+  );
+  return undefined;
+}
+
+/** Every key is known, and a kind's own keys appear only on entries of that kind. */
+function checkKeys(e: EntryCheck, kind: ExecutorKind | undefined): void {
+  for (const key of Object.keys(e.raw)) {
+    if (COMMON.includes(key)) continue;
+    const owner = (Object.keys(ONLY) as ExecutorKind[]).find((k) => ONLY[k].includes(key));
+    if (!owner) {
+      const all = [...COMMON, ...Object.values(ONLY).flat()].join(", ");
+      e.err([key], `unknown key "${key}" (expected one of: ${all})`);
+    } else if (kind && owner !== kind) {
+      e.err(
+        [key],
+        `"${key}" applies to ${KEY_OF[owner]}: hooks only; this is a ${KEY_OF[kind]}: hook`,
+      );
+    }
+  }
+}
+
+/** The entry: the fields every kind has, and its kind's own. */
+function withKindFields(
+  e: EntryCheck,
+  kind: ExecutorKind,
+  common: Omit<EntryBase, "kind" | "target">,
+  r: Resolve,
+): Entry {
+  switch (kind) {
+    case "module": {
+      const f = moduleFields(e, r);
+      return { ...common, kind, target: f.path, baseDir: r.baseDir, ...f };
+    }
+    case "remote": {
+      const f = remoteFields(e);
+      return { ...common, kind, target: displayUrl(f.url), ...f };
+    }
+    case "command": {
+      const f = commandFields(e, r);
+      return { ...common, kind, target: f.argv.map(quoteArg).join(" "), ...f };
+    }
+  }
 }
 
 function onList(e: EntryCheck): PointName[] | undefined {

@@ -15,18 +15,19 @@ export interface HookEnvOptions {
   workItem: string;
   /** The names the declaration passes through. */
   pass: readonly string[];
-  getEnv: (name: string) => string | undefined;
+  /** Reads an environment variable. */
+  env: (name: string) => string | undefined;
 }
 
 /** Builds the child's whole environment; values are read now, at call time. */
 export function hookEnv(opts: HookEnvOptions): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of opts.pass) {
-    const v = opts.getEnv(name);
+    const v = opts.env(name);
     if (v !== undefined) env[name] = v;
   }
-  env.PATH = opts.getEnv("PATH") ?? DEFAULT_PATH;
-  const home = opts.getEnv("HOME");
+  env.PATH = opts.env("PATH") ?? DEFAULT_PATH;
+  const home = opts.env("HOME");
   if (home !== undefined) env.HOME = home;
   env.THE_LOOP_POINT = opts.point;
   env.THE_LOOP_HOOK = opts.hook;

@@ -6,12 +6,13 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { HookFailure } from "../../executor.ts";
+import { type HookAt, notOnPath, notRunnable } from "../../_messages.ts";
 
 /** The PATH used when the environment has none. */
 export const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 /** Why `path` cannot be run, or `undefined` when it is an executable file. */
-function notRunnable(path: string): string | undefined {
+function whyNotRunnable(path: string): string | undefined {
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
@@ -25,8 +26,8 @@ function notRunnable(path: string): string | undefined {
 
 /** Options for {@linkcode resolveProgram}. */
 export interface ResolveOptions {
-  /** The hook's name, for the message. */
-  hook: string;
+  /** The hook, for the message. */
+  at: HookAt;
   /** The config file's directory. */
   cwd: string;
   /** The PATH the hook will run with. */
@@ -41,24 +42,17 @@ export interface ResolveOptions {
 export function resolveProgram(argv0: string, opts: ResolveOptions): string {
   if (argv0.includes("/")) {
     const full = isAbsolute(argv0) ? argv0 : resolve(opts.cwd, argv0);
-    const why = notRunnable(full);
+    const why = whyNotRunnable(full);
     if (why) {
-      throw new HookFailure(
-        `hook ${opts.hook}: command ${full} ${why}` +
-          (isAbsolute(argv0)
-            ? ""
-            : ` (${argv0} is resolved against ${opts.cwd}, the config file's directory)`),
-      );
+      const relative = isAbsolute(argv0) ? undefined : { argv0, cwd: opts.cwd };
+      throw new HookFailure(notRunnable(opts.at, full, why, relative));
     }
     return full;
   }
   for (const dir of opts.path.split(":")) {
     if (dir === "") continue;
     const full = join(dir, argv0);
-    if (notRunnable(full) === undefined) return full;
+    if (whyNotRunnable(full) === undefined) return full;
   }
-  throw new HookFailure(
-    `hook ${opts.hook}: command ${argv0} was not found on PATH (${opts.path}); ` +
-      `give its full path or a path relative to the config file`,
-  );
+  throw new HookFailure(notOnPath(opts.at, argv0, opts.path));
 }

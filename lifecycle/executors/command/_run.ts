@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { messageOf } from "../../../errors.ts";
+import { Deadline, DeadlineError, settlesWithin } from "../../_deadline.ts";
 import { type Capture, capture, type Captured } from "./_capture.ts";
 import { CALL_MARKER, killTree, newCallId } from "./_sweep.ts";
 
@@ -46,15 +48,6 @@ export type RunOutcome =
   }
   | { kind: "spawn_failed"; message: string };
 
-/** Waits for `p`, but no longer than `ms`; never rejects. */
-function settleWithin(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    p.then(() => {}, () => {}),
-    new Promise<void>((r) => (timer = setTimeout(r, ms))),
-  ]).finally(() => clearTimeout(timer));
-}
-
 async function writeInput(stdin: WritableStream<Uint8Array>, input: Uint8Array): Promise<void> {
   const w = stdin.getWriter();
   try {
@@ -68,7 +61,7 @@ async function writeInput(stdin: WritableStream<Uint8Array>, input: Uint8Array):
 
 /** Spawns the hook and supervises it to the end. Never rejects. */
 export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
-  const deadline = performance.now() + opts.timeoutMs;
+  const deadline = new Deadline(opts.timeoutMs);
   const callId = newCallId();
   let child: Deno.ChildProcess;
   try {
@@ -83,7 +76,8 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
       detached: true,
     }).spawn();
   } catch (err) {
-    return { kind: "spawn_failed", message: err instanceof Error ? err.message : String(err) };
+    deadline.clear();
+    return { kind: "spawn_failed", message: messageOf(err) };
   }
   const pid = child.pid;
   let leader: Deno.CommandStatus | undefined;
@@ -103,13 +97,15 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
   const err: Capture = capture(child.stderr, opts.maxOutputBytes);
   const status = child.status.then((s) => (leader = s));
   const writing = writeInput(child.stdin, opts.input);
-  const finished = Promise.all([status, out.done, err.done, writing]).then(() => "done" as const);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"timeout">((r) => {
-    timer = setTimeout(() => r("timeout"), Math.max(0, deadline - performance.now()));
-  });
+  const finished = Promise.all([status, out.done, err.done, writing]);
   try {
-    const how = await Promise.race([finished, expired]);
+    const how = await deadline.race(finished).then(
+      () => "done" as const,
+      (e) => {
+        if (e instanceof DeadlineError) return "timeout" as const;
+        throw e;
+      },
+    );
     const leaderBeforeKill = leader;
     // background leftovers, setsid ones included, do not outlive the call
     if (how === "done" && leader) {
@@ -125,7 +121,7 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
     // Timed out: kill it all, then release the pipes (an escaped process may hold them).
     await killAll();
     await Promise.all([out.cancel(), err.cancel()]);
-    await settleWithin(Promise.all([status, writing]), 2000);
+    await settlesWithin(Promise.all([status, writing]), 2000);
     return {
       kind: "timeout",
       leader: leaderBeforeKill,
@@ -133,7 +129,7 @@ export async function runGroup(opts: RunOptions): Promise<RunOutcome> {
       stderr: err.result(),
     };
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     untrack();
   }
 }

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { CallResult } from "../../executor.ts";
+import type { CallResult, HookErrorCode, Telemetry } from "../../executor.ts";
+import { refusedBy, run as says } from "../../_messages.ts";
 import type { Captured } from "./_capture.ts";
 
-/** The telemetry of one command hook run, as `hooks.ran` / `hooks.failed` carry it. */
-export type Telemetry = NonNullable<CallResult["telemetry"]>;
+export type { Telemetry } from "../../executor.ts";
 
 /** How much of each stream telemetry keeps. */
 export const TELEMETRY_BYTES = 4096;
@@ -40,7 +40,7 @@ function tail(s: string, n = 500): string {
 /** A finished run's answer, or why it is a failure. */
 export type Interpreted =
   | { ok: true; result: CallResult }
-  | { ok: false; message: string; telemetry: Telemetry };
+  | { ok: false; code: HookErrorCode; detail: string; telemetry: Telemetry };
 
 /** Interprets an exited run. */
 export function interpret(
@@ -49,17 +49,18 @@ export function interpret(
 ): Interpreted {
   const telemetry = telemetryOf(run.stdout, run.stderr, run.code);
   const stderr = text(run.stderr);
-  const fail = (message: string): Interpreted => ({ ok: false, message, telemetry });
+  const fail = (code: HookErrorCode, detail: string): Interpreted => ({
+    ok: false,
+    code,
+    detail,
+    telemetry,
+  });
   if (run.signal === null && run.code === 2) {
-    const reason = stderr.trim() || `refused by hook ${opts.hook}`;
+    const reason = stderr.trim() || refusedBy(opts.hook);
     return { ok: true, result: { answer: null, refused: { reason }, telemetry } };
   }
   if (run.signal !== null || run.code !== 0) {
-    const how = run.signal !== null
-      ? `was killed by ${run.signal} (exit code ${run.code})`
-      : `exited with code ${run.code}`;
-    const t = tail(stderr);
-    return fail(`${how}${t ? `: ${t}` : " (stderr was empty)"}`);
+    return fail("exit-status", says.exited(run.signal, run.code, tail(stderr)));
   }
   const stdout = text(run.stdout);
   if (stdout.trim() === "") return { ok: true, result: { answer: null, telemetry } };
@@ -68,27 +69,14 @@ export function interpret(
     value = JSON.parse(stdout);
   } catch {
     if (run.stdout.truncated && opts.answerMax !== undefined && opts.answerMax < opts.max) {
-      return fail(
-        `stdout is longer than ${opts.answerMax} bytes, the cap on a hook's whole answer, and ` +
-          `was cut there, so it is not valid JSON; print only the decisions, each within its ` +
-          `own cap`,
-      );
+      return fail("over-cap", says.overAnswerCap(opts.answerMax));
     }
-    if (run.stdout.truncated) {
-      return fail(
-        `stdout is longer than maxOutputBytes (${opts.max}) and was truncated, so it is not ` +
-          `valid JSON; print less or raise maxOutputBytes`,
-      );
-    }
-    return fail(
-      `stdout is not a JSON object (it is not JSON); print nothing to pass or one JSON object`,
-    );
+    if (run.stdout.truncated) return fail("over-cap", says.truncated(opts.max));
+    return fail("bad-answer", says.notJson);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const what = Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
-    return fail(
-      `stdout is not a JSON object (got ${what}); print nothing to pass or one JSON object`,
-    );
+    return fail("bad-answer", says.notObject(what));
   }
   return { ok: true, result: { answer: value as Record<string, unknown>, telemetry } };
 }

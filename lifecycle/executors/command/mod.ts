@@ -14,52 +14,49 @@ import {
   type Executor,
   HookFailure,
   HookTimeout,
+  type Telemetry,
 } from "../../executor.ts";
+import {
+  commandClosed,
+  commandFailed,
+  commandTimedOut,
+  emptyCommand,
+  type HookAt,
+  spawnFailed,
+} from "../../_messages.ts";
 import { ANSWER_MAX_BYTES } from "../../sdk/contract.ts";
 import type { PointName } from "../../sdk/points.ts";
+import { DeclaredHook, type HookOptions } from "../_declared.ts";
 import { hookEnv, workItemRefOf } from "./_env.ts";
 import { DEFAULT_PATH, resolveProgram } from "./_resolve.ts";
-import { runGroup } from "./_run.ts";
-import { interpret, type Telemetry, telemetryOf } from "./interpret.ts";
+import { runGroup, type RunOutcome } from "./_run.ts";
+import { interpret, telemetryOf } from "./interpret.ts";
 
 export type { Telemetry } from "./interpret.ts";
 
 /** A command hook failed; `telemetry` holds its exit code and capped output for `hooks.failed`. */
 export class CommandHookFailure extends HookFailure {
-  override name = "HookFailure";
-  readonly telemetry: Telemetry;
-  constructor(message: string, telemetry: Telemetry) {
-    super(message);
-    this.telemetry = telemetry;
-  }
+  declare readonly telemetry: Telemetry;
 }
 
 /** A command hook ran out of time and its process group was killed; carries what it printed. */
 export class CommandHookTimeout extends HookTimeout {
-  override name = "HookTimeout";
-  readonly telemetry: Telemetry;
-  constructor(message: string, telemetry: Telemetry) {
-    super(message);
-    this.telemetry = telemetry;
-  }
+  declare readonly telemetry: Telemetry;
 }
 
-/** Options for {@linkcode createCommandExecutor}. */
-export interface CommandExecutorOptions {
-  /** The declaration's `name`. */
-  name: string;
+/**
+ * Options for {@linkcode createCommandExecutor}: `env` reads PATH, HOME and the passed-through
+ * variables at call time.
+ */
+export interface CommandExecutorOptions extends HookOptions {
   /** The program and its arguments, passed as they are (no shell). */
   argv: string[];
   /** The config file's directory: relative programs resolve against it; the hook runs in it. */
   cwd: string;
-  /** Names of environment variables passed through (values read at call time). */
-  env?: string[];
+  /** The declaration's `env`: names of environment variables passed through (read at call time). */
+  passEnv?: string[];
   /** Cap on each of stdout and stderr; default 65536. */
   maxOutputBytes?: number;
-  /** The points the hook wants; default all. */
-  on?: PointName[];
-  /** Reads an environment variable; default `Deno.env.get`. */
-  getEnv?: (name: string) => string | undefined;
   /** The work item ref for THE_LOOP_WORK_ITEM; default `params.work_item`'s ref. */
   workItemRef?: (params: Record<string, unknown>) => string;
 }
@@ -73,89 +70,99 @@ export interface CommandExecutor extends Executor {
 
 /** Builds the command executor for one `command:` declaration. */
 export function createCommandExecutor(opts: CommandExecutorOptions): CommandExecutor {
-  if (opts.argv.length === 0 || opts.argv[0] === "") {
-    throw new HookFailure(`hook ${opts.name}: command is empty; give the program to run`);
+  return new CommandHook(opts);
+}
+
+/** One command hook: its runs in flight (killed by `close`) and their background sweeps. */
+class CommandHook extends DeclaredHook implements CommandExecutor {
+  readonly kind = "command" as const;
+  readonly #opts: CommandExecutorOptions;
+  readonly #max: number;
+  /** Whom its messages are about: the program as declared. */
+  readonly #at: HookAt;
+  readonly #running = new Set<() => Promise<void>>();
+  readonly #sweeps = new Set<Promise<void>>();
+  #closed = false;
+
+  constructor(opts: CommandExecutorOptions) {
+    super(opts);
+    const at: HookAt = { hook: opts.name, kind: "command" };
+    if (opts.argv.length === 0 || opts.argv[0] === "") throw new HookFailure(emptyCommand(at));
+    this.#opts = opts;
+    this.#max = opts.maxOutputBytes ?? 65536;
+    this.#at = { ...at, target: opts.argv[0] };
   }
-  const getEnv = opts.getEnv ?? ((n: string) => Deno.env.get(n));
-  const refOf = opts.workItemRef ?? workItemRefOf;
-  const max = opts.maxOutputBytes ?? 65536;
-  const running = new Set<() => Promise<void>>();
-  const sweeps = new Set<Promise<void>>();
-  let closed = false;
-  const program = () =>
-    resolveProgram(opts.argv[0], {
-      hook: opts.name,
-      cwd: opts.cwd,
-      path: getEnv("PATH") ?? DEFAULT_PATH,
+
+  check(): Promise<{ program: string }> {
+    return Promise.resolve().then(() => ({ program: this.#program() }));
+  }
+
+  async call(
+    point: PointName,
+    params: Record<string, unknown>,
+    call: CallOptions,
+  ): Promise<CallResult> {
+    if (this.#closed) throw new HookFailure(commandClosed(this.#at));
+    const program = this.#program();
+    const run = await runGroup({
+      program,
+      args: this.#opts.argv.slice(1),
+      cwd: this.#opts.cwd,
+      env: this.#environment(point, params),
+      input: new TextEncoder().encode(JSON.stringify({ point, context: params })),
+      maxOutputBytes: this.#max,
+      maxStdoutBytes: ANSWER_MAX_BYTES,
+      timeoutMs: call.timeoutMs,
+      track: (kill) => {
+        this.#running.add(kill);
+        return () => this.#running.delete(kill);
+      },
+      background: (sweep) => {
+        this.#sweeps.add(sweep);
+        sweep.finally(() => this.#sweeps.delete(sweep));
+      },
     });
+    return this.#answer({ ...this.#at, point }, program, run, call.timeoutMs);
+  }
 
-  return {
-    name: opts.name,
-    kind: "command",
-    handles: (point) => opts.on === undefined || opts.on.includes(point),
+  async close(): Promise<void> {
+    this.#closed = true;
+    const kills = [...this.#running].map((kill) => kill());
+    this.#running.clear();
+    await Promise.all([...kills, ...this.#sweeps]);
+  }
 
-    check() {
-      return Promise.resolve().then(() => ({ program: program() }));
-    },
+  /** The program's absolute path, looked up now (it may have been installed since). */
+  #program(): string {
+    return resolveProgram(this.#opts.argv[0], {
+      at: this.#at,
+      cwd: this.#opts.cwd,
+      path: this.env("PATH") ?? DEFAULT_PATH,
+    });
+  }
 
-    async call(
-      point: PointName,
-      params: Record<string, unknown>,
-      call: CallOptions,
-    ): Promise<CallResult> {
-      if (closed) throw new HookFailure(`hook ${opts.name}: the hook was closed`);
-      const path = program();
-      const env = hookEnv({
-        point,
-        hook: opts.name,
-        workItem: refOf(params),
-        pass: opts.env ?? [],
-        getEnv,
-      });
-      const input = new TextEncoder().encode(JSON.stringify({ point, context: params }));
-      const run = await runGroup({
-        program: path,
-        args: opts.argv.slice(1),
-        cwd: opts.cwd,
-        env,
-        input,
-        maxOutputBytes: max,
-        maxStdoutBytes: ANSWER_MAX_BYTES,
-        timeoutMs: call.timeoutMs,
-        track(kill) {
-          running.add(kill);
-          return () => running.delete(kill);
-        },
-        background(sweep) {
-          sweeps.add(sweep);
-          sweep.finally(() => sweeps.delete(sweep));
-        },
-      });
-      const where = `hook ${opts.name} (${opts.argv[0]})`;
-      if (run.kind === "spawn_failed") {
-        throw new CommandHookFailure(`${where}: could not start ${path}: ${run.message}`, {});
-      }
-      if (run.kind === "timeout") {
-        const tel = telemetryOf(run.stdout, run.stderr, run.leader?.code);
-        const held = run.leader
-          ? ` It exited (code ${run.leader.code}) but a background process kept its stdout or ` +
-            `stderr open; redirect background output (e.g. \`cmd >/dev/null 2>&1 &\`).`
-          : "";
-        throw new CommandHookTimeout(
-          `${where}: no result within ${call.timeoutMs} ms; its process group was killed.${held}`,
-          tel,
-        );
-      }
-      const out = interpret(run, { hook: opts.name, max, answerMax: ANSWER_MAX_BYTES });
-      if (!out.ok) throw new CommandHookFailure(`${where}: ${out.message}`, out.telemetry);
-      return out.result;
-    },
+  /** The run's whole environment, its values read now. */
+  #environment(point: PointName, params: Record<string, unknown>): Record<string, string> {
+    return hookEnv({
+      point,
+      hook: this.name,
+      workItem: (this.#opts.workItemRef ?? workItemRefOf)(params),
+      pass: this.#opts.passEnv ?? [],
+      env: this.env,
+    });
+  }
 
-    async close() {
-      closed = true;
-      const kills = [...running].map((kill) => kill());
-      running.clear();
-      await Promise.all([...kills, ...sweeps]);
-    },
-  };
+  /** The answer of a finished run, or the failure it is. */
+  #answer(at: HookAt, program: string, run: RunOutcome, timeoutMs: number): CallResult {
+    if (run.kind === "spawn_failed") {
+      throw new CommandHookFailure(spawnFailed(at, program, run.message));
+    }
+    if (run.kind === "timeout") {
+      const telemetry = telemetryOf(run.stdout, run.stderr, run.leader?.code);
+      throw new CommandHookTimeout(commandTimedOut(at, timeoutMs, run.leader?.code, telemetry));
+    }
+    const out = interpret(run, { hook: this.name, max: this.#max, answerMax: ANSWER_MAX_BYTES });
+    if (!out.ok) throw new CommandHookFailure(commandFailed(at, out, out.telemetry));
+    return out.result;
+  }
 }

@@ -37,7 +37,7 @@ Deno.test("command: exit 2 refuses with stderr trimmed, or a default reason", as
   assert.equal(r.answer, null);
   assert.equal(r.telemetry?.exit_code, 2);
   const s = await fixture("refuse_silent.sh").call("work_item_start", PARAMS, T);
-  assert.deepEqual(s.refused, { reason: "refused by hook fx" });
+  assert.deepEqual(s.refused, { reason: 'refused by hook "fx"' });
 });
 
 Deno.test("command: exit 1 fails with the code and the stderr tail, telemetry attached", async () => {
@@ -45,7 +45,7 @@ Deno.test("command: exit 1 fails with the code and the stderr tail, telemetry at
     assert.ok(e instanceof CommandHookFailure && e instanceof HookFailure);
     assert.match(
       e.message,
-      /hook fx \(\.\/crash\.sh\): exited with code 1: boom: the database is gone/,
+      /hook "fx" \(\.\/crash\.sh\): exited with code 1: boom: the database is gone/,
     );
     assert.equal(e.telemetry.exit_code, 1);
     assert.equal(e.telemetry.stderr, "boom: the database is gone\n");
@@ -79,8 +79,8 @@ Deno.test("command: the environment is minimal: PATH, HOME, THE_LOOP_* (with the
     SECRET: "s3",
   };
   const r = await fixture("environ.sh", [], {
-    env: ["GH_TOKEN", "UNSET_ONE"],
-    getEnv: (n) => vars[n],
+    passEnv: ["GH_TOKEN", "UNSET_ONE"],
+    env: (n) => vars[n],
   })
     .call("session_spawned", PARAMS, T);
   const env = Object.fromEntries(r.refused!.reason.split("\n").map((l) => l.split(/=(.*)/s, 2)));
@@ -138,14 +138,14 @@ Deno.test("command: check() accepts an executable, rejects missing and non-execu
   );
   await assert.rejects(
     fixture("missing.sh").check(),
-    /hook fx: command .*missing\.sh does not exist \(\.\/missing\.sh is resolved against/,
+    /hook "fx": command .*missing\.sh does not exist \(\.\/missing\.sh is resolved against/,
   );
   await assert.rejects(
     createCommandExecutor({
       name: "nf",
       argv: ["no-such-prog-xyz"],
       cwd: TESTDATA,
-      getEnv: (n) => n === "PATH" ? "/usr/bin" : undefined,
+      env: (n) => n === "PATH" ? "/usr/bin" : undefined,
     }).check(),
     (e: unknown) =>
       e instanceof HookFailure &&
@@ -177,6 +177,6 @@ Deno.test("command: handles() follows `on`; an empty argv is refused at creation
   assert.ok(fixture("pass.sh").handles("input_received"));
   assert.throws(
     () => createCommandExecutor({ name: "e", argv: [], cwd: TESTDATA }),
-    /hook e: command is empty/,
+    /hook "e": command is empty/,
   );
 });

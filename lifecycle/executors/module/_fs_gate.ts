@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { messageOf } from "../../../errors.ts";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { realTarget, within } from "./_real_path.ts";
@@ -64,7 +65,7 @@ export function answer(request: string, grants: { r: Grant; w: Grant }): string 
     try {
       abs = resolve(fileURLToPath(value));
     } catch (err) {
-      return `bad\0${op}: ${(err as Error).message}`;
+      return `bad\0${op}: ${messageOf(err)}`;
     }
   } else abs = isAbsolute(value) ? resolve(value) : resolve(Deno.cwd(), value);
   const out = (path: string) => form === "f" ? pathToFileURL(path).href : path;
@@ -77,7 +78,7 @@ export function answer(request: string, grants: { r: Grant; w: Grant }): string 
   try {
     real = realTarget(abs, { follow: follow === "1" });
   } catch (err) {
-    return `refused\0${op}: "${abs}" cannot be resolved: ${(err as Error).message}`;
+    return `refused\0${op}: "${abs}" cannot be resolved: ${messageOf(err)}`;
   }
   for (const k of needed) {
     if (grants[k].real.some((g) => within(real, g))) continue;
@@ -112,7 +113,7 @@ export function openFsGate(permissions: Deno.PermissionOptionsObject): FsGate {
     try {
       reply = answer(request, grants);
     } catch (err) {
-      reply = `refused\0the path check failed: ${(err as Error).message}`;
+      reply = `refused\0the path check failed: ${messageOf(err)}`;
     }
     let encoded = encoder.encode(reply);
     if (encoded.length > GATE.SIZE - GATE.HEADER) {

@@ -8,20 +8,12 @@
  *
  * @module
  */
-import {
-  type CallOptions,
-  type CallResult,
-  type Executor,
-  type ExecutorStatus,
-  HookFailure,
-  HookTimeout,
-} from "../../executor.ts";
-import type { PointName } from "../../sdk/points.ts";
-import { HookLoadError } from "../../executor.ts";
+import { HookFailure } from "../../executor.ts";
+import { HOST_LOAD_FAILED, processEnded, processEnding, strayOutput } from "../../_messages.ts";
 import { hookHostCommand, hookHostEnv } from "./host_command.ts";
 import { MEMORY_EXIT_CODE } from "./hook_host.ts";
 import type { WorkerHookOptions } from "./_worker_executor.ts";
-import { RestartBackoff } from "./_restart_backoff.ts";
+import { type Attempt, type CallAt, Pending, started, SupervisedHook } from "./_supervisor.ts";
 
 /** Options for {@linkcode startProcessHook}. */
 export interface ProcessHookOptions extends WorkerHookOptions {
@@ -40,10 +32,13 @@ interface Reply {
   error?: string;
 }
 
+/** The id the load's reply settles (calls are numbered from 1). */
+const LOAD_ID = 0;
+
 interface Child {
   proc: Deno.ChildProcess;
   writer: WritableStreamDefaultWriter<Uint8Array>;
-  pending: Map<number, (r: Reply | Error) => void>;
+  calls: Pending<Reply>;
   loaded: Promise<string[]>;
   /** Tags this child's replies (sent on its stdin, never in its environment or argv). */
   nonce: string;
@@ -58,30 +53,18 @@ interface Child {
 const encoder = new TextEncoder();
 
 /** A hook in a child process; build it with {@linkcode startProcessHook}. */
-export class ProcessHook implements Executor {
-  readonly kind = "module" as const;
-  readonly name: string;
+export class ProcessHook extends SupervisedHook {
   #opts: ProcessHookOptions;
   #child?: Child;
-  #handled = new Set<string>();
-  #nextId = 1;
-  #closed = false;
-  #backoff: RestartBackoff;
 
   constructor(opts: ProcessHookOptions) {
-    this.name = opts.name;
+    super(opts);
     this.#opts = opts;
-    this.#backoff = new RestartBackoff(opts.restartPolicy, opts.restartClock);
   }
 
-  status(): ExecutorStatus {
+  protected state(): "waiting" | "running" {
     const down = this.#child?.ended !== undefined;
-    return {
-      restarts: this.#backoff.restarts,
-      crashes: this.#backoff.streak,
-      ...(this.#backoff.last !== undefined ? { lastCrash: this.#backoff.last } : {}),
-      state: down && this.#child?.stopped !== true ? "waiting" : "running",
-    };
+    return down && this.#child?.stopped !== true ? "waiting" : "running";
   }
 
   /** The child's pid, while one runs (for tests and diagnostics). */
@@ -92,35 +75,22 @@ export class ProcessHook implements Executor {
   /**
    * Starts a child (unless one runs) and resolves with the points the hook handles. With
    * `timeoutMs`, a child whose hook has not loaded by then is killed and this rejects with
-   * {@linkcode HookLoadError}.
+   * `HookLoadError`.
    */
-  async start(timeoutMs?: number): Promise<string[]> {
-    const child = this.#child && !this.#child.ended ? this.#child : this.#spawn();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<"timeout">((r) => {
-      if (timeoutMs !== undefined) timer = setTimeout(() => r("timeout"), timeoutMs);
+  start(timeoutMs?: number): Promise<string[]> {
+    const child = this.#running() ?? this.#spawn();
+    return this.loadWithin(child.loaded, timeoutMs, async () => {
+      await this.#stop(child);
+      return "killed";
     });
-    try {
-      const handles = await Promise.race([child.loaded, expired]);
-      if (handles === "timeout") {
-        await this.#stop(child);
-        throw new HookLoadError(
-          `its top level did not finish within ${timeoutMs} ms; its process was killed`,
-        );
-      }
-      this.#handled = new Set(handles);
-      return handles;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
-  handles(point: PointName): boolean {
-    return this.#handled.has(point);
+  #running(): Child | undefined {
+    return this.#child && !this.#child.ended ? this.#child : undefined;
   }
 
   #spawn(): Child {
-    this.#backoff.started(this.#child !== undefined);
+    this.backoff.started(this.#child !== undefined);
     const cmd = hookHostCommand({ maxMemoryMb: this.#opts.maxMemoryMb });
     const env = hookHostEnv({ grant: this.#opts.permissions.env });
     const proc = new Deno.Command(cmd.command, {
@@ -131,38 +101,29 @@ export class ProcessHook implements Executor {
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
-    let onLoad!: (r: Reply | Error) => void;
-    const loaded = new Promise<string[]>((resolve, reject) => {
-      onLoad = (r) => {
-        if (r instanceof Error) reject(r);
-        else if (r.type === "loaded") resolve(r.handles ?? []);
-        else reject(new Error(r.error ?? "the hook host could not load the hook"));
-      };
+    const calls = new Pending<Reply>();
+    const loaded = calls.open(LOAD_ID).reply.then((r) => {
+      if (r.type === "loaded") return r.handles ?? [];
+      throw new Error(r.error ?? HOST_LOAD_FAILED);
     });
     loaded.catch(() => {});
     const child: Child = {
       proc,
       writer: proc.stdin.getWriter(),
-      pending: new Map([[0, onLoad]]),
+      calls,
       loaded,
       nonce: crypto.randomUUID(),
     };
     this.#child = child;
     child.reading = this.#read(child);
     proc.status.then((s) => {
-      child.ended = s.code === MEMORY_EXIT_CODE
-        ? `passed its memory cap (${this.#opts.maxMemoryMb} MiB)`
-        : s.signal === "SIGKILL"
-        ? "was killed"
-        : `exited (${s.signal ? `signal ${s.signal}` : `code ${s.code}`}; ` +
-          `out of memory? its heap cap is ${this.#opts.maxMemoryMb} MiB)`;
+      const { maxMemoryMb } = this.#opts;
+      child.ended = processEnding(s, { maxMemoryMb, memoryExitCode: MEMORY_EXIT_CODE });
       void child.writer.close().catch(() => {});
-      if (!child.stopped && !this.#closed) this.#backoff.died(`its process ${child.ended}`);
-      const err = new HookFailure(`hook "${this.name}": its process ${child.ended}`);
-      for (const settle of child.pending.values()) settle(err);
-      child.pending.clear();
+      if (!child.stopped && !this.isClosed) this.backoff.died(`its process ${child.ended}`);
+      child.calls.failAll(new HookFailure(processEnded(this.at, child.ended)));
     });
-    const { name, code, permissions, exportName, options, configDir, maxMemoryMb } = this.#opts;
+    const { name, code, permissions, exportName, options, baseDir, maxMemoryMb } = this.#opts;
     this.#write(child, {
       type: "load",
       nonce: child.nonce,
@@ -171,7 +132,7 @@ export class ProcessHook implements Executor {
       permissions,
       exportName,
       options,
-      configDir,
+      baseDir,
       maxMemoryMb,
     });
     return child;
@@ -191,13 +152,10 @@ export class ProcessHook implements Executor {
             reply = JSON.parse(line);
           } catch { /* not the protocol */ }
           if (reply?.hh !== 1 || reply.nonce !== child.nonce) {
-            if (line.trim()) console.error(`hook "${this.name}": ${line}`);
+            if (line.trim()) console.error(strayOutput(this.name, line));
             continue;
           }
-          const id = reply.type === "result" ? reply.id ?? -1 : 0;
-          const settle = child.pending.get(id);
-          child.pending.delete(id);
-          settle?.(reply);
+          child.calls.settle(reply.type === "result" ? reply.id ?? -1 : LOAD_ID, reply);
         }
       }
     } catch { /* the child went away; status handles it */ }
@@ -218,49 +176,28 @@ export class ProcessHook implements Executor {
     await child.reading;
   }
 
-  async call(
-    point: PointName,
-    params: Record<string, unknown>,
-    opts: CallOptions,
-  ): Promise<CallResult> {
-    if (this.#closed) throw new HookFailure(`hook "${this.name}" is closed`);
-    const died = this.#child?.ended !== undefined && !this.#child.stopped;
-    if (died && this.#backoff.waitMs() > 0 && !opts.probe) {
-      throw new HookFailure(`hook "${this.name}": ${this.#backoff.describe("process")}`);
+  protected attempt({ at, params, opts }: CallAt): Attempt {
+    if (this.#child?.ended !== undefined && !this.#child.stopped) {
+      this.admitWhileDown(opts, "process");
     }
-    const child = this.#child && !this.#child.ended ? this.#child : this.#spawn();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<"timeout">((r) =>
-      timer = setTimeout(() => r("timeout"), opts.timeoutMs)
-    );
-    try {
-      const loaded = await Promise.race([child.loaded, expired]);
-      if (loaded === "timeout") throw "timeout";
-      const id = this.#nextId++;
-      const answer = new Promise<Reply | Error>((r) => child.pending.set(id, r));
-      this.#write(child, { type: "call", id, point, params });
-      const reply = await Promise.race([answer, expired]);
-      if (reply === "timeout") throw "timeout";
-      if (reply instanceof Error) throw reply;
-      if (!reply.ok) throw new HookFailure(reply.error ?? `hook "${this.name}" failed at ${point}`);
-      return { answer: reply.answer ?? null };
-    } catch (err) {
-      if (err === "timeout") {
+    const child = this.#running() ?? this.#spawn();
+    return {
+      reply: async (d) => {
+        await d.race(child.loaded);
+        const { id, reply } = child.calls.open();
+        this.#write(child, { type: "call", id, point: at.point, params });
+        return await d.race(reply);
+      },
+      stop: async () => {
         await this.#stop(child);
-        throw new HookTimeout(
-          `hook "${this.name}" timed out after ${opts.timeoutMs} ms at ${point}; its process was killed`,
-        );
-      }
-      if (err instanceof HookFailure) throw err;
-      throw new HookFailure(`hook "${this.name}" failed at ${point}: ${(err as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-    }
+        return "killed";
+      },
+    };
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     if (this.#child) await this.#stop(this.#child);
   }
 }
@@ -269,13 +206,6 @@ export class ProcessHook implements Executor {
  * Starts the hook's child process and waits (at most `opts.loadTimeoutMs`, when given) for it
  * to load the hook.
  */
-export async function startProcessHook(opts: ProcessHookOptions): Promise<ProcessHook> {
-  const hook = new ProcessHook(opts);
-  try {
-    await hook.start(opts.loadTimeoutMs);
-  } catch (err) {
-    await hook.close();
-    throw err;
-  }
-  return hook;
+export function startProcessHook(opts: ProcessHookOptions): Promise<ProcessHook> {
+  return started(new ProcessHook(opts), (hook) => hook.start(opts.loadTimeoutMs));
 }

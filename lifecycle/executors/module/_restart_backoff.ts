@@ -14,6 +14,8 @@
  *
  * @module
  */
+import type { ExecutorStatus } from "../../executor.ts";
+import { backoffText } from "../../_messages.ts";
 
 /** The numbers of the backoff. */
 export interface RestartPolicy {
@@ -113,11 +115,26 @@ export class RestartBackoff {
     return Math.max(0, this.#notBefore - this.#clock.now());
   }
 
+  /**
+   * Must a call fail at once? Yes while the start is not allowed yet — unless it is the circuit
+   * breaker's probe, which the circuit's cool-down has paced already.
+   */
+  holdsOff(probe: boolean | undefined): boolean {
+    return this.waitMs() > 0 && !probe;
+  }
+
   /** Why a call fails at once while the start is not allowed yet. */
   describe(what: "worker" | "process"): string {
-    const n = this.#streak;
-    const secs = (Math.ceil(this.waitMs() / 100) / 10).toFixed(1);
-    return `its ${what} died ${n} time${n === 1 ? "" : "s"} in a row (last: ${this.#last}); ` +
-      `it is not started again for another ${secs} s, so this call fails now`;
+    return backoffText(what, this.#streak, this.#last, this.waitMs());
+  }
+
+  /** The executor's status, in `state`. */
+  status(state: ExecutorStatus["state"]): ExecutorStatus {
+    return {
+      restarts: this.#restarts,
+      crashes: this.#streak,
+      ...(this.#last !== undefined ? { lastCrash: this.#last } : {}),
+      state,
+    };
   }
 }

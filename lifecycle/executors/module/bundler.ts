@@ -11,7 +11,9 @@ import * as esbuild from "esbuild-wasm/esm/browser.js";
 import wasm from "./_esbuild_wasm.js";
 import { dirname, isAbsolute } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { messageOf } from "../../../errors.ts";
 import { HookLoadError } from "../../executor.ts";
+import { unnamed } from "../../_messages.ts";
 import { computedImports } from "./_import_scan.ts";
 import {
   confine,
@@ -95,7 +97,15 @@ function scanErrors(path: string, contents: string, loader: string): esbuild.Par
   }));
 }
 
-function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
+/**
+ * Resolves and loads a hook's imports, refusing those that would leave its sandbox (counted in
+ * `refusals`: the load error is then `refused-import`).
+ */
+function resolverPlugin(
+  hookPath: string,
+  files: Set<string>,
+  refusals: { count: number },
+): esbuild.Plugin {
   const root = hookRoot(hookPath);
   return {
     name: "the-loop-hook-resolver",
@@ -104,9 +114,10 @@ function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
         if (args.importer === ENTRY_NAME || args.importer === "<stdin>") {
           return { path: args.path === HOOK ? hookPath : RUNTIME_ENTRY, namespace: "file" };
         }
-        const refuse = (why: string) => ({
-          errors: [{ text: `import "${args.path}" refused: ${why}` }],
-        });
+        const refuse = (why: string) => {
+          refusals.count++;
+          return { errors: [{ text: `import "${args.path}" refused: ${why}` }] };
+        };
         const why = refusalReason(args.path);
         if (why) return refuse(why);
         const path = resolveSpecifier(args.path, args.importer);
@@ -139,10 +150,11 @@ function resolverPlugin(hookPath: string, files: Set<string>): esbuild.Plugin {
         try {
           contents = await Deno.readTextFile(args.pluginData?.real ?? args.path);
         } catch (err) {
-          return { errors: [{ text: `cannot read ${args.path}: ${(err as Error).message}` }] };
+          return { errors: [{ text: `cannot read ${args.path}: ${messageOf(err)}` }] };
         }
         files.add(args.path);
         const errors = scanErrors(args.path, contents, loader);
+        refusals.count += errors.length;
         return errors.length ? { errors } : { contents, loader };
       });
     },
@@ -163,16 +175,17 @@ function formatMessages(errors: esbuild.Message[]): string {
  * missing file, a syntax error or a refused import.
  */
 export async function bundleHook(path: string): Promise<HookBundle> {
-  if (!isAbsolute(path)) throw new HookLoadError(`hook path must be absolute (got ${path})`);
+  if (!isAbsolute(path)) throw new HookLoadError(unnamed.pathNotAbsolute(path));
   const hit = cache.get(path);
   if (hit && mtimes(hit.bundle.files)?.every((m, i) => m === hit.mtimes[i])) return hit.bundle;
   try {
     if (!Deno.statSync(path).isFile) throw new Error("not a file");
   } catch (err) {
-    throw new HookLoadError(`cannot read hook file ${path}: ${(err as Error).message}`);
+    throw new HookLoadError(unnamed.cannotRead(path, messageOf(err)));
   }
   await init();
   const files = new Set<string>();
+  const refusals = { count: 0 };
   let result: esbuild.BuildResult<{ write: false }>;
   try {
     result = await esbuild.build({
@@ -194,12 +207,12 @@ export async function bundleHook(path: string): Promise<HookBundle> {
       absWorkingDir: "/",
       keepNames: true,
       logLevel: "silent",
-      plugins: [resolverPlugin(path, files)],
+      plugins: [resolverPlugin(path, files, refusals)],
     });
   } catch (err) {
     const errors = (err as { errors?: esbuild.Message[] }).errors;
     if (!errors?.length) throw err;
-    throw new HookLoadError(formatMessages(errors));
+    throw new HookLoadError(unnamed.bundle(formatMessages(errors), refusals.count > 0));
   }
   const bundle = { path, code: result.outputFiles[0].text, files: [...files] };
   const stamp = mtimes(bundle.files);

@@ -5,7 +5,7 @@
  * which does not count buffers and which compiled binaries may not honour).
  *
  * Parent → child: `{type: "load", nonce, name, code, permissions, exportName?, options?,
- * maxMemoryMb}` then `{type: "call", id, point, params}`. Child → parent, each line tagged
+ * baseDir?, maxMemoryMb}` then `{type: "call", id, point, params}`. Child → parent, each line tagged
  * `"hh": 1` and the load message's `nonce`: `{type: "loaded", handles}`, `{type:
  * "load_failed", error}`, `{type: "result", id, ok, answer | error}`. Anything else on stdout
  * is not the protocol (the parent passes it on). The nonce lives only in this main thread's
@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { messageOf } from "../../../errors.ts";
 import type { PointName } from "../../sdk/points.ts";
 import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
 
@@ -60,7 +61,7 @@ async function handleCall(
     const { answer } = await hook.call(msg.point, msg.params, { timeoutMs: 2 ** 31 - 1 });
     send({ type: "result", id: msg.id, ok: true, answer });
   } catch (err) {
-    send({ type: "result", id: msg.id, ok: false, error: (err as Error).message });
+    send({ type: "result", id: msg.id, ok: false, error: messageOf(err) });
   }
 }
 
@@ -81,7 +82,7 @@ export async function main(): Promise<void> {
         hook = await startWorkerHook(msg);
         send({ type: "loaded", handles: await hook.loaded() });
       } catch (err) {
-        send({ type: "load_failed", error: (err as Error).message });
+        send({ type: "load_failed", error: messageOf(err) });
       }
     } else if (msg.type === "call" && hook) {
       void handleCall(hook, msg);

@@ -5,10 +5,12 @@
  *
  * @module
  */
-import type { Executor } from "../../executor.ts";
+import { messageOf } from "../../../errors.ts";
+import { DEFAULT_LOAD_TIMEOUT_MS, type Executor, HookLoadError } from "../../executor.ts";
+import { type HookAt, loadFailed, onPoints } from "../../_messages.ts";
 import { isPointName, type PointName } from "../../sdk/points.ts";
+import type { HookOptions } from "../_declared.ts";
 import { bundleHook } from "./bundler.ts";
-import { DEFAULT_LOAD_TIMEOUT_MS, HookLoadError } from "../../executor.ts";
 import { type Grants, workerPermissions } from "./permissions.ts";
 import { startProcessHook } from "./_process_executor.ts";
 import { firstLocation } from "./_worker_messages.ts";
@@ -24,10 +26,11 @@ export {
   type HookHostEnvOptions,
 } from "./host_command.ts";
 
-/** What {@linkcode loadModuleHook} needs: one `hooks[]` entry of kind module, resolved. */
-export interface ModuleHookOptions {
-  /** The declaration's name. */
-  name: string;
+/**
+ * What {@linkcode loadModuleHook} needs: one `hooks[]` entry of kind module, resolved. (No
+ * `env`: a module reads the environment only as its `permissions.env` grants.)
+ */
+export interface ModuleHookOptions extends Omit<HookOptions, "env"> {
   /** The hook's `.ts` file, absolute. */
   path: string;
   /** The declaring config file's directory: relative permission paths resolve against it. */
@@ -52,26 +55,30 @@ export interface ModuleHookOptions {
   loadTimeoutMs?: number;
 }
 
-function loadError(name: string, path: string, err: unknown): HookLoadError {
-  const msg = err instanceof Error ? err.message : String(err);
-  // the bundler's and the declaration checks' messages carry their own file:line:col
-  if (err instanceof HookLoadError) return new HookLoadError(`hook "${name}": ${msg}`);
-  const where = firstLocation(msg) ?? firstLocation((err as Error)?.stack) ?? path;
-  return new HookLoadError(`hook "${name}": ${where}: ${msg}`);
+/**
+ * A load failure, named: a {@linkcode HookLoadError} that names the hook already (a load
+ * timeout) as it is; the bundler's and the permissions' (which carry their own file:line:col)
+ * named; anything else (the hook's top level threw) named at its first `file:line:col`.
+ */
+function loadError(at: HookAt, path: string, err: unknown): HookLoadError {
+  if (err instanceof HookLoadError) {
+    return err.hook === at.hook
+      ? err
+      : new HookLoadError(loadFailed(at, err.message, { code: err.code }));
+  }
+  const msg = messageOf(err);
+  const where = firstLocation(msg) ?? firstLocation(err instanceof Error ? err.stack : undefined) ??
+    path;
+  return new HookLoadError(loadFailed(at, msg, { where }));
 }
 
 /** Narrows an executor to the declaration's `on`, each of which the hook must handle. */
-function restrictTo(name: string, exec: Executor, on: PointName[] | undefined): Executor {
+function restrictTo(at: HookAt, exec: Executor, on: PointName[] | undefined): Executor {
   if (!on) return exec;
   const unknown = on.filter((p) => !isPointName(p));
   const unhandled = on.filter((p) => isPointName(p) && !exec.handles(p));
   if (unknown.length || unhandled.length) {
-    throw new HookLoadError(
-      `hook "${name}": ` +
-        (unknown.length
-          ? `on names unknown points: ${unknown.join(", ")}`
-          : `on names points the hook does not handle: ${unhandled.join(", ")}`),
-    );
+    throw new HookLoadError(onPoints(at, unknown, unhandled));
   }
   return {
     name: exec.name,
@@ -91,6 +98,7 @@ function restrictTo(name: string, exec: Executor, on: PointName[] | undefined): 
  */
 export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor> {
   const { name, path } = opts;
+  const at: HookAt = { hook: name, kind: "module" };
   let exec: Executor;
   try {
     const permissions = workerPermissions(opts.permissions, opts.baseDir);
@@ -101,17 +109,17 @@ export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor>
       permissions,
       exportName: opts.exportName,
       options: opts.options,
-      configDir: opts.baseDir,
+      baseDir: opts.baseDir,
       loadTimeoutMs: opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     };
     exec = opts.isolation === "process"
       ? await startProcessHook({ ...common, maxMemoryMb: opts.maxMemoryMb ?? 128 })
       : await startWorkerHook(common);
   } catch (err) {
-    throw loadError(name, path, err);
+    throw loadError(at, path, err);
   }
   try {
-    return restrictTo(name, exec, opts.on);
+    return restrictTo(at, exec, opts.on);
   } catch (err) {
     await exec.close();
     throw err;

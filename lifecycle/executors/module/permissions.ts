@@ -6,6 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { HookLoadError } from "../../executor.ts";
+import { unnamed } from "../../_messages.ts";
 import { realTarget } from "./_real_path.ts";
 
 /** The permission kinds a hook can be granted, as Deno names them. */
@@ -67,9 +68,7 @@ export function workerPermissions(
   for (const kind of PERMISSION_KINDS) out[kind] = false;
   for (const [key, value] of Object.entries(grants ?? {})) {
     if (!(PERMISSION_KINDS as readonly string[]).includes(key)) {
-      throw new HookLoadError(
-        `unknown permission "${key}" (known: ${PERMISSION_KINDS.join(", ")})`,
-      );
+      throw new HookLoadError(unnamed.unknownPermission(key, PERMISSION_KINDS));
     }
     const kind = key as PermissionKind;
     if (typeof value === "boolean") {
@@ -79,11 +78,7 @@ export function workerPermissions(
       const listed = value.map((v) => pathLike(v) && !isAbsolute(v) ? resolve(baseDir, v) : v);
       out[kind] = kind === "read" || kind === "write" ? withRealPaths(listed) : listed;
     } else {
-      throw new HookLoadError(
-        `permission "${kind}" must be true, false or a list of strings (got ${
-          JSON.stringify(value)
-        })`,
-      );
+      throw new HookLoadError(unnamed.permissionValue(kind, value));
     }
   }
   return out as Deno.PermissionOptionsObject;

@@ -5,37 +5,54 @@
  * environment variable the declaration names, at call time; neither it nor any header value
  * ever appears in an error. Redirects are never followed (they would re-send the context and
  * the credentials to another address, perhaps in cleartext): a 3xx fails the call, naming the
- * origin it pointed at. A response body over 1 MiB fails the call unread.
+ * origin it pointed at. A response body over 1 MiB fails the call unread (the stream is
+ * cancelled at the cap, so a server cannot make the-loop buffer an unbounded answer).
  *
  * @module
  */
+import { messageOf } from "../../../errors.ts";
+import { Deadline } from "../../_deadline.ts";
 import {
   type CallOptions,
   type CallResult,
   type Executor,
   HookFailure,
+  type HookLog,
   HookTimeout,
 } from "../../executor.ts";
-import type { PointName } from "../../sdk/points.ts";
-import { checkResponse } from "./_jsonrpc.ts";
+import {
+  bodyTooLarge,
+  healthStatus,
+  type HookAt,
+  httpStatus,
+  invalidHeaders,
+  invalidUrl,
+  redirected,
+  remoteCancelled,
+  remoteTimedOut,
+  rpcRefused,
+  tokenUnsendable,
+  tokenUnset,
+  unreachable,
+} from "../../_messages.ts";
 import { redact } from "../../secrets.ts";
-import { locationOrigin, MAX_RESPONSE_BYTES, readCapped } from "./_read.ts";
-import { safeUrl } from "./_url.ts";
+import { ANSWER_MAX_BYTES } from "../../sdk/contract.ts";
+import type { PointName } from "../../sdk/points.ts";
+import { readCapped } from "../../sdk/read_capped.ts";
+import { DeclaredHook, type HookOptions } from "../_declared.ts";
+import { checkResponse } from "./_jsonrpc.ts";
 
-/** Options for {@linkcode createRemoteExecutor}. */
-export interface RemoteExecutorOptions {
-  /** The declaration's `name`. */
-  name: string;
+/** Largest response body a remote hook may send: 1 MiB, the cap on a hook's whole answer. */
+const MAX_RESPONSE_BYTES = ANSWER_MAX_BYTES;
+
+/** Options for {@linkcode createRemoteExecutor}: `env` reads the token at call time. */
+export interface RemoteExecutorOptions extends HookOptions {
   /** The endpoint (https, or http on loopback; the declaration loader checks the scheme). */
   url: string;
   /** The environment variable holding the bearer token; unset at call time fails the call. */
   tokenEnv?: string;
   /** Extra request headers, sent as given. Their values are treated as secrets. */
   headers?: Record<string, string>;
-  /** The points the hook wants; default all. */
-  on?: PointName[];
-  /** Reads an environment variable; default `Deno.env.get`. */
-  env?: (name: string) => string | undefined;
 }
 
 /** Options for {@linkcode RemoteExecutor.health}. */
@@ -61,6 +78,187 @@ export interface RemoteExecutor extends Executor {
   health(opts: HealthOptions): Promise<HealthResult>;
 }
 
+/** Builds the remote executor for one `url:` declaration. */
+export function createRemoteExecutor(opts: RemoteExecutorOptions): RemoteExecutor {
+  return new RemoteHook(opts);
+}
+
+/** A request's headers and every secret value they carry (scrubbed from its errors). */
+interface Credentials {
+  headers: Headers;
+  secrets: string[];
+}
+
+/** What a request got back (any status but a redirect, its body read within the cap). */
+interface Answered {
+  status: number;
+  text: string;
+}
+
+/** One remote hook: its url checked once, its requests in flight cancelled by `close`. */
+class RemoteHook extends DeclaredHook implements RemoteExecutor {
+  readonly kind = "remote" as const;
+  readonly #opts: RemoteExecutorOptions;
+  readonly #url: URL;
+  /** Whom its messages are about: the url as a message may show it. */
+  readonly #at: HookAt;
+  readonly #inFlight = new Set<AbortController>();
+  #nextId = 1;
+
+  constructor(opts: RemoteExecutorOptions) {
+    super(opts);
+    const at: HookAt = { hook: opts.name, kind: "remote" };
+    this.#opts = opts;
+    this.#url = parseUrl(opts.url, at);
+    this.#at = { ...at, target: shownUrl(this.#url) };
+    try {
+      new Headers(opts.headers ?? {});
+    } catch {
+      throw new HookFailure(invalidHeaders(at));
+    }
+  }
+
+  async call(
+    point: PointName,
+    params: Record<string, unknown>,
+    call: CallOptions,
+  ): Promise<CallResult> {
+    const { headers, secrets } = this.#credentials();
+    headers.set("Content-Type", "application/json");
+    const id = this.#nextId++;
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: point, params });
+    const at = { ...this.#at, point };
+    const res = await this.#send(at, this.#url, { method: "POST", headers, body }, secrets, {
+      timeoutMs: call.timeoutMs,
+    });
+    if (res.status < 200 || res.status > 299) {
+      throw failure(httpStatus(at, res.status, snippet(res.text)), secrets);
+    }
+    const out = checkResponse(res.text, id);
+    if (!out.ok) throw failure(rpcRefused(at, out), secrets);
+    return { answer: out.answer };
+  }
+
+  async health(h: HealthOptions): Promise<HealthResult> {
+    const { headers, secrets } = this.#credentials();
+    const started = performance.now();
+    let last = 0;
+    for (const target of healthUrls(this.#url)) {
+      const timeoutMs = Math.max(1, h.timeoutMs - (performance.now() - started));
+      const res = await this.#send(this.#at, target, { method: "GET", headers }, secrets, {
+        timeoutMs,
+      });
+      last = res.status;
+      if (res.status >= 200 && res.status <= 299) {
+        return { status: res.status, elapsedMs: performance.now() - started };
+      }
+      if (res.status !== 404) break;
+    }
+    throw failure(healthStatus(this.#at, last), secrets);
+  }
+
+  close(): Promise<void> {
+    for (const ctl of this.#inFlight) ctl.abort();
+    this.#inFlight.clear();
+    return Promise.resolve();
+  }
+
+  /** The request headers: the declaration's, and the bearer token read now. */
+  #credentials(): Credentials {
+    const { headers: declared = {}, tokenEnv } = this.#opts;
+    const secrets = Object.values(declared);
+    const headers = new Headers(declared);
+    if (tokenEnv === undefined) return { headers, secrets };
+    const token = this.env(tokenEnv);
+    if (token === undefined || token === "") throw new HookFailure(tokenUnset(this.#at, tokenEnv));
+    secrets.push(token);
+    try {
+      headers.set("Authorization", `Bearer ${token}`);
+    } catch {
+      throw new HookFailure(tokenUnsendable(this.#at, tokenEnv));
+    }
+    return { headers, secrets };
+  }
+
+  /**
+   * Fetches `target` within `timeoutMs` (the body too), never following a redirect nor reading
+   * past the cap. Every way it can fail is a {@linkcode HookFailure} (a {@linkcode HookTimeout}
+   * when out of time), scrubbed of `secrets`.
+   */
+  async #send(
+    at: HookAt,
+    target: URL,
+    init: RequestInit,
+    secrets: string[],
+    { timeoutMs }: { timeoutMs: number },
+  ): Promise<Answered> {
+    const ctl = new AbortController();
+    const deadline = new Deadline(timeoutMs);
+    this.#inFlight.add(ctl);
+    let res: Response;
+    let text: string | undefined;
+    try {
+      const signal = AbortSignal.any([ctl.signal, deadline.signal]);
+      res = await fetch(target, { ...init, redirect: "manual", signal });
+      text = await bodyOf(res);
+    } catch (err) {
+      if (deadline.expired) throw timeout(remoteTimedOut(at, timeoutMs), secrets);
+      if (ctl.signal.aborted) throw failure(remoteCancelled(at), secrets);
+      throw failure(unreachable(at, messageOf(err)), secrets);
+    } finally {
+      deadline.clear();
+      this.#inFlight.delete(ctl);
+    }
+    if (isRedirect(res.status)) {
+      const origin = locationOrigin(res.headers.get("location"), target);
+      throw failure(redirected(at, res.status, origin), secrets);
+    }
+    if (text === undefined) throw failure(bodyTooLarge(at, MAX_RESPONSE_BYTES), secrets);
+    return { status: res.status, text };
+  }
+}
+
+/** The declaration's url, parsed; an invalid one fails the hook's creation. */
+function parseUrl(url: string, at: HookAt): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new HookFailure(invalidUrl(at));
+  }
+}
+
+/** The url as a message may show it: no userinfo, no query, no fragment (a query may carry a key). */
+function shownUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+/** The origin a redirect's `Location` points at (never its path or query), for a message. */
+function locationOrigin(location: string | null, base: URL): string {
+  if (!location) return "nowhere (no Location header)";
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return "an invalid Location";
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status <= 399;
+}
+
+/**
+ * The body's text: empty for a redirect (left unread), `undefined` once it passes
+ * {@linkcode MAX_RESPONSE_BYTES} (the stream is then cancelled).
+ */
+async function bodyOf(res: Response): Promise<string | undefined> {
+  if (isRedirect(res.status)) {
+    await res.body?.cancel().catch(() => {});
+    return "";
+  }
+  const bytes = await readCapped(res.body, MAX_RESPONSE_BYTES);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
 /**
  * Where the health check looks: the url's path + `/health`, then (on a 404, when the path is
  * not the root) the origin's `/health`, where the-loop's own `serveHooks` answers it.
@@ -77,160 +275,17 @@ function healthUrls(url: URL): URL[] {
   return base === "" ? [at("/health")] : [at(`${base}/health`), at("/health")];
 }
 
-/** Builds the remote executor for one `url:` declaration. */
-export function createRemoteExecutor(opts: RemoteExecutorOptions): RemoteExecutor {
-  const getEnv = opts.env ?? ((n: string) => Deno.env.get(n));
-  const where = `hook ${opts.name}`;
-  let url: URL;
-  try {
-    url = new URL(opts.url);
-  } catch {
-    throw new HookFailure(`${where}: url is not a valid absolute URL; fix the declaration`);
-  }
-  const shown = safeUrl(url);
-  try {
-    new Headers(opts.headers ?? {});
-  } catch {
-    throw new HookFailure(
-      `${where}: headers hold an invalid header name or value; fix the declaration`,
-    );
-  }
-  const inFlight = new Set<AbortController>();
-  let nextId = 1;
+/** The start of a body, on one line, for a message. */
+function snippet(text: string): string {
+  const t = text.trim().replace(/\s+/g, " ");
+  return t.length > 200 ? `${t.slice(0, 197)}...` : t;
+}
 
-  /** The request headers and every secret value they carry. */
-  function requestHeaders(): { headers: Headers; secrets: string[] } {
-    const secrets = Object.values(opts.headers ?? {});
-    const headers = new Headers(opts.headers ?? {});
-    if (opts.tokenEnv !== undefined) {
-      const token = getEnv(opts.tokenEnv);
-      if (token === undefined || token === "") {
-        throw new HookFailure(
-          `${where}: environment variable ${opts.tokenEnv} (tokenEnv) is not set; ` +
-            `export it before starting the-loop`,
-        );
-      }
-      secrets.push(token);
-      try {
-        headers.set("Authorization", `Bearer ${token}`);
-      } catch {
-        throw new HookFailure(
-          `${where}: ${opts.tokenEnv} (tokenEnv) holds characters a header cannot carry`,
-        );
-      }
-    }
-    return { headers, secrets };
-  }
+/** `log` as a failure, its message scrubbed of the request's secrets. */
+function failure(log: HookLog, secrets: string[]): HookFailure {
+  return new HookFailure({ ...log, message: redact(log.message, secrets) });
+}
 
-  /** Fetches under a time budget; maps every way it can fail to a HookFailure/HookTimeout. */
-  async function send(
-    target: URL,
-    init: RequestInit,
-    secrets: string[],
-    timeoutMs: number,
-  ): Promise<{ status: number; text: string }> {
-    const ctl = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctl.abort();
-    }, timeoutMs);
-    inFlight.add(ctl);
-    const fail = (msg: string) => new HookFailure(redact(`${where} (${shown}): ${msg}`, secrets));
-    let res: Response;
-    let text: string | undefined;
-    try {
-      res = await fetch(target, { ...init, redirect: "manual", signal: ctl.signal });
-      if (res.status >= 300 && res.status <= 399) {
-        await res.body?.cancel().catch(() => {});
-        text = "";
-      } else text = await readCapped(res.body, MAX_RESPONSE_BYTES);
-    } catch (err) {
-      if (timedOut) {
-        throw new HookTimeout(
-          redact(`${where} (${shown}): no answer within ${timeoutMs} ms`, secrets),
-        );
-      }
-      if (ctl.signal.aborted) throw fail("the call was cancelled because the hook was closed");
-      const why = err instanceof Error ? err.message : String(err);
-      throw fail(`could not reach the endpoint (${why}); is the hook server running?`);
-    } finally {
-      clearTimeout(timer);
-      inFlight.delete(ctl);
-    }
-    if (res.status >= 300 && res.status <= 399) {
-      throw fail(
-        `the endpoint answered HTTP ${res.status}, redirecting to ${
-          locationOrigin(res.headers.get("location"), target)
-        }; redirects are not followed (they would re-send the context and credentials ` +
-          `elsewhere): set url: to the address that answers`,
-      );
-    }
-    if (text === undefined) {
-      throw fail(
-        `the response body is larger than ${MAX_RESPONSE_BYTES} bytes; a hook answers with ` +
-          `a small JSON-RPC object`,
-      );
-    }
-    return { status: res.status, text };
-  }
-
-  function snippet(text: string): string {
-    const t = text.trim().replace(/\s+/g, " ");
-    return t.length > 200 ? `${t.slice(0, 197)}...` : t;
-  }
-
-  return {
-    name: opts.name,
-    kind: "remote",
-    handles: (point) => opts.on === undefined || opts.on.includes(point),
-
-    async call(
-      point: PointName,
-      params: Record<string, unknown>,
-      call: CallOptions,
-    ): Promise<CallResult> {
-      const { headers, secrets } = requestHeaders();
-      headers.set("Content-Type", "application/json");
-      const id = nextId++;
-      const body = JSON.stringify({ jsonrpc: "2.0", id, method: point, params });
-      const res = await send(url, { method: "POST", headers, body }, secrets, call.timeoutMs);
-      const fail = (msg: string) => new HookFailure(redact(`${where} (${shown}): ${msg}`, secrets));
-      if (res.status < 200 || res.status > 299) {
-        throw fail(
-          `the endpoint answered HTTP ${res.status}: ${snippet(res.text) || "(empty body)"}`,
-        );
-      }
-      const out = checkResponse(res.text, id);
-      if (!out.ok) throw fail(out.message);
-      return { answer: out.answer };
-    },
-
-    async health(h: HealthOptions): Promise<HealthResult> {
-      const { headers, secrets } = requestHeaders();
-      const started = performance.now();
-      let last = 0;
-      for (const target of healthUrls(url)) {
-        const left = Math.max(1, h.timeoutMs - (performance.now() - started));
-        const res = await send(target, { method: "GET", headers }, secrets, left);
-        last = res.status;
-        if (res.status >= 200 && res.status <= 299) {
-          return { status: res.status, elapsedMs: performance.now() - started };
-        }
-        if (res.status !== 404) break;
-      }
-      throw new HookFailure(
-        redact(
-          `${where} (${shown}): health check answered HTTP ${last}; is the hook server up?`,
-          secrets,
-        ),
-      );
-    },
-
-    close(): Promise<void> {
-      for (const ctl of inFlight) ctl.abort();
-      inFlight.clear();
-      return Promise.resolve();
-    },
-  };
+function timeout(log: HookLog, secrets: string[]): HookTimeout {
+  return new HookTimeout({ ...log, message: redact(log.message, secrets) });
 }

@@ -120,7 +120,7 @@ Deno.test("remote: an error member fails with the server's message and code, sec
     await rejectsSafely(
       executor(srv.url).call("work_item_start", PARAMS, { timeoutMs: 5000 }),
       HookFailure,
-      /hook guard .*error \(code -32000\): denied for Bearer \[redacted\]/,
+      /hook "guard" .*error \(code -32000\): denied for Bearer \[redacted\]/,
     );
   } finally {
     await srv.close();
@@ -209,7 +209,7 @@ Deno.test("remote: handles() follows `on`, else every point", () => {
 Deno.test("remote: an invalid url or header fails at creation without echoing the value", () => {
   assert.throws(
     () => createRemoteExecutor({ name: "a", url: "not a url" }),
-    /hook a: url is not a valid/,
+    /hook "a": url is not a valid/,
   );
   assert.throws(
     () =>
