@@ -8,7 +8,7 @@ import { type Command, CommanderError } from "commander";
 import { buildProgram } from "./commands/mod.ts";
 import type { CliContext } from "./commands/context.ts";
 import { ProblemsError, UsageError } from "./errors.ts";
-import { visible } from "./terminal.ts";
+import { colour, colourWanted, visible } from "./terminal.ts";
 
 const encoder = new TextEncoder();
 
@@ -64,7 +64,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     // An error's text may be a hook's, a server's or GitHub's: its control characters (a
     // carriage return over the line, a colour, a clipboard write) are shown, not obeyed.
     if (code !== 0 && !helpShown) {
-      ctx.warn(visible(messageFor(error, helpCommandFor(program, args))) + "\n");
+      // `--no-color` may not have been parsed when parsing is what failed: looked for in argv
+      const c = args.includes("--no-color") ? colour(false) : ctx.colour?.("stderr");
+      const text = visible(messageFor(error, helpCommandFor(program, args)));
+      ctx.warn((c?.enabled ? text.replace(/^the-loop:/, c.red("the-loop:")) : text) + "\n");
     }
     if (
       !(error instanceof CommanderError) && !(error instanceof UsageError) &&
@@ -95,6 +98,11 @@ function processContext(): CliContext {
     env: (name) => Deno.env.get(name),
     cwd: Deno.cwd(),
     configFlag: () => undefined,
+    colour: (stream) =>
+      colour(colourWanted({
+        isTerminal: (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal(),
+        noColorEnv: Deno.env.get("NO_COLOR"),
+      })),
     interrupted: () =>
       interrupted ??= new Promise<void>((resolve) => {
         for (const sig of ["SIGINT", "SIGTERM"] as const) {

@@ -48,3 +48,53 @@ export function table(headers: string[], rows: string[][]): string {
     cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
   return [line(headers), ...rows.map(line)].join("\n") + "\n";
 }
+
+/** ANSI colours for a person's terminal; each is the identity when colour is off. */
+export interface Colour {
+  /** Whether these functions add colour at all. */
+  readonly enabled: boolean;
+  /** Errors. */
+  red(text: string): string;
+  /** Success: ok, ✓. */
+  green(text: string): string;
+  /** Warnings. */
+  yellow(text: string): string;
+  /** Notes and other asides. */
+  dim(text: string): string;
+  bold(text: string): string;
+}
+
+function sgr(on: number, off: number): (text: string) => string {
+  return (text) => `\x1b[${on}m${text}\x1b[${off}m`;
+}
+
+/** The colours, or (`enabled` false) functions that return their text as it is. */
+export function colour(enabled: boolean): Colour {
+  if (!enabled) {
+    const same = (text: string) => text;
+    return { enabled, red: same, green: same, yellow: same, dim: same, bold: same };
+  }
+  return {
+    enabled,
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    dim: sgr(2, 22),
+    bold: sgr(1, 22),
+  };
+}
+
+/** What decides whether a stream gets colour. */
+export interface ColourWanted {
+  /** Is the stream a terminal? Never colour a pipe or a file. */
+  isTerminal: boolean;
+  /** `$NO_COLOR`: any non-empty value turns colour off (https://no-color.org). */
+  noColorEnv?: string;
+  /** `--no-color` was given. */
+  noColorFlag?: boolean;
+}
+
+/** Colour only on a terminal, and never with `NO_COLOR` set or `--no-color` given. */
+export function colourWanted(w: ColourWanted): boolean {
+  return w.isTerminal && !w.noColorEnv && !w.noColorFlag;
+}

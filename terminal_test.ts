@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { visible } from "./terminal.ts";
+import { colour, colourWanted, visible } from "./terminal.ts";
 
 Deno.test("visible: OSC 52, clear-screen and carriage return print as inert text", () => {
   const osc52 = "\x1b]52;c;ZXZpbA==\x07";
@@ -15,4 +15,23 @@ Deno.test("visible: C1 controls and bidi overrides are shown; newlines kept unle
   assert.equal(visible("line one\n\tline two"), "line one\n\tline two");
   assert.equal(visible("line one\n\ttwo", { multiline: false }), "line one\\n\\ttwo");
   assert.equal(visible("plain — ünïcode ✓"), "plain — ünïcode ✓");
+});
+
+Deno.test("colour: ANSI when enabled, the text unchanged when not", () => {
+  const on = colour(true), off = colour(false);
+  assert.equal(on.red("error"), "\x1b[31merror\x1b[39m");
+  assert.equal(on.green("✓"), "\x1b[32m✓\x1b[39m");
+  assert.equal(on.yellow("warning"), "\x1b[33mwarning\x1b[39m");
+  assert.equal(on.dim("note"), "\x1b[2mnote\x1b[22m");
+  for (const f of [off.red, off.green, off.yellow, off.dim, off.bold]) assert.equal(f("x"), "x");
+  assert.deepEqual([on.enabled, off.enabled], [true, false]);
+});
+
+Deno.test("colourWanted: a terminal only, and neither NO_COLOR nor --no-color", () => {
+  assert.equal(colourWanted({ isTerminal: true }), true);
+  assert.equal(colourWanted({ isTerminal: false }), false);
+  assert.equal(colourWanted({ isTerminal: true, noColorEnv: "1" }), false);
+  assert.equal(colourWanted({ isTerminal: true, noColorEnv: "0" }), false); // any non-empty value
+  assert.equal(colourWanted({ isTerminal: true, noColorEnv: "" }), true);
+  assert.equal(colourWanted({ isTerminal: true, noColorFlag: true }), false);
 });

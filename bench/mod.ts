@@ -17,6 +17,7 @@ import * as hooksIdleRss from "./hooks_idle_rss.ts";
 import * as hooksModule from "./hooks_module_bench.ts";
 import * as hooksRemoteCommand from "./hooks_remote_command_bench.ts";
 import * as hooksRunner from "./hooks_runner_bench.ts";
+import * as hooksValidate from "./hooks_validate_bench.ts";
 
 /** One bench: measures something and returns its figures. */
 export interface BenchModule {
@@ -34,6 +35,7 @@ export const BENCHES: Record<string, BenchModule> = {
   hooks_remote_command: hooksRemoteCommand,
   hooks_idle_rss: hooksIdleRss,
   hooks_cli_start: hooksCliStart,
+  hooks_validate: hooksValidate,
 };
 
 /** Runs the benches named in `only` (default: all), in order. */

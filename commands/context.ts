@@ -6,6 +6,7 @@
  * @module
  */
 import type { EnvReader } from "../config/mod.ts";
+import { type Colour, colour } from "../terminal.ts";
 
 /** The input and output a command uses. */
 export interface CliContext {
@@ -24,6 +25,16 @@ export interface CliContext {
    * signal handlers are installed on the first call only, so other commands die on Ctrl+C as usual.
    */
   interrupted(): Promise<void>;
+  /**
+   * The colours for text written to `stream`: on only when that stream is a terminal, `NO_COLOR`
+   * is unset or empty and `--no-color` was not given. Absent: no colour.
+   */
+  colour?(stream: "stdout" | "stderr"): Colour;
+}
+
+/** The colours `ctx` allows on `stream` (none when it says nothing). */
+export function colourOf(ctx: CliContext, stream: "stdout" | "stderr"): Colour {
+  return ctx.colour?.(stream) ?? colour(false);
 }
 
 /** Prints one line to stdout. */

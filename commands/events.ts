@@ -7,10 +7,11 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliContext } from "./context.ts";
-import { formatOption, toJson } from "./_output.ts";
+import { formatOption } from "./_output.ts";
+import { printEnvelope } from "./_envelope.ts";
 import { loadCliConfig } from "./_config.ts";
 import { UsageError } from "../errors.ts";
 import {
@@ -42,7 +43,7 @@ interface EventsFlags {
   limit: string;
   follow?: boolean;
   types?: boolean;
-  format: "table" | "text" | "json" | "jsonl";
+  format: "table" | "json" | "jsonl";
 }
 
 /** Adds `events` to the program. */
@@ -67,7 +68,16 @@ export function register(program: Command, ctx: CliContext): void {
     .addOption(new Option("--limit <n>", "show the last N matches; 0 shows all").default("50"))
     .option("--follow", "after the matches, print new matching events until interrupted")
     .option("--types", "print the catalog of event types instead");
-  formatOption(cmd, ["table", "text", "json", "jsonl"], "table");
+  // no `text`: it was the table again; each format offered is a different one
+  formatOption(cmd, ["table", "json", "jsonl"], "table");
+  const format = cmd.options.find((o) => o.long === "--format")!;
+  const parseChoice = format.parseArg!;
+  format.argParser((value: string, previous: unknown) => {
+    if (value === "text") {
+      throw new InvalidArgumentError("events prints a table for people: use --format table");
+    }
+    return parseChoice(value, previous);
+  });
   cmd.action((flags: EventsFlags) => {
     if (!flags.types) return query(ctx, flags);
     refuseQueryFlags(cmd);
@@ -89,9 +99,11 @@ function refuseQueryFlags(cmd: Command): void {
   }
 }
 
+/** The catalog; as JSON, in the envelope (`schema/cli/events-types.json`) under `types`. */
 function printTypes(ctx: CliContext, flags: EventsFlags): void {
-  if (flags.format === "jsonl") throw new UsageError("--types: use --format text or json");
-  ctx.write(flags.format === "json" ? toJson(EVENT_TYPES) : catalogText());
+  if (flags.format === "jsonl") throw new UsageError("--types: use --format table or json");
+  if (flags.format !== "json") return ctx.write(catalogText());
+  printEnvelope(ctx, "events --types", { ok: true, config: null }, { types: EVENT_TYPES });
 }
 
 function parseFilter(flags: EventsFlags): EventFilter {

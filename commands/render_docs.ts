@@ -21,11 +21,13 @@ line each; data goes to stdout. Every command that prints data takes \`--format\
 
 Global flag: \`-c, --config <path>\` (before the command) names the CLI config file, overriding
 \`$THE_LOOP_CLI_CONFIG\`, \`./.the-loop/cli-config.yaml\` and \`~/.the-loop/cli-config.yaml\`
-(see [config.md](config.md)).
+(see [config.md](config.md)). Global flag: \`--no-color\` turns colour off (so does a non-empty
+\`$NO_COLOR\`; output that is not a terminal never has colour). \`the-loop completions bash|zsh|fish\`
+prints a shell completion script.
 `;
 
 function walk(cmd: Command, path: string[], out: string[]): void {
-  cmd.configureHelp({ helpWidth: 100 });
+  cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: 100 });
   cmd.configureOutput({ ...cmd.configureOutput(), getOutHasColors: () => false });
   const name = ["the-loop", ...path].join(" ");
   out.push(`\n## \`${name}\`\n\n\`\`\`text\n${cmd.helpInformation().trimEnd()}\n\`\`\`\n`);

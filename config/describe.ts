@@ -109,12 +109,30 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The known name closest to `name`, when it is close enough to be a likely typo. */
+// A key written without its unit (`timeout` for `timeoutSeconds`) or with another one
+// (`timeoutMs`) is the same key: suggested before any merely close spelling.
+const UNITS = "Seconds?|Secs?|Ms|Millis|Milliseconds?|Minutes?|Mins?|Hours?|Days?|Bytes?|" +
+  "KiB|Kb|KB|MiB|Mb|MB|GiB|Gb|GB";
+// a unit after a camelCase boundary (`timeoutMs`) or a `_`/`-` (`timeout_ms`)
+const UNIT_SUFFIX = new RegExp(`(?:(?<=[a-z0-9])(?:${UNITS})|[_-](?:${UNITS.toLowerCase()}))$`);
+
+function stem(name: string): string {
+  return name.replace(UNIT_SUFFIX, "").toLowerCase();
+}
+
+/**
+ * The known name closest to `name`, when it is close enough to be a likely typo, or when the
+ * two differ only by a unit suffix (`timeout` → `timeoutSeconds`, `maxMb` → `maxBytes`).
+ */
 export function didYouMean(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const k of known) {
-    const score = k.toLowerCase() === name.toLowerCase() ? 0 : distance(name, k);
+    const score = k.toLowerCase() === name.toLowerCase()
+      ? 0
+      : k !== name && stem(k) === stem(name) && stem(k).length >= 3
+      ? 0.5
+      : distance(name, k);
     if (score < bestScore) [best, bestScore] = [k, score];
   }
   const limit = Math.max(2, Math.floor(name.length / 3));

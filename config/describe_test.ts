@@ -38,6 +38,16 @@ Deno.test("didYouMean suggests a close key and nothing for a far one", () => {
   assert.equal(didYouMean("zebra", known), undefined);
 });
 
+Deno.test("didYouMean suggests the key a unit suffix away", () => {
+  const known = ["name", "timeoutSeconds", "maxBytes", "path"];
+  assert.equal(didYouMean("timeout", known), "timeoutSeconds");
+  assert.equal(didYouMean("timeoutMs", known), "timeoutSeconds");
+  assert.equal(didYouMean("timeout_ms", known), "timeoutSeconds");
+  assert.equal(didYouMean("maxMb", known), "maxBytes");
+  assert.equal(didYouMean("max", known), "maxBytes");
+  assert.equal(didYouMean("items", known), undefined);
+});
+
 Deno.test("formatKeyPath renders indexes in brackets", () => {
   assert.equal(formatKeyPath(["hooks", 1, "on", 0]), "hooks[1].on[0]");
   assert.equal(formatKeyPath(["polling", "intervalSeconds"]), "polling.intervalSeconds");

@@ -162,6 +162,34 @@ export const EVENT_TYPES: Record<string, EventType> = {
       skipped: "number — calls skipped while it was open (in this process)",
     },
   },
+  "github.rate_limited": {
+    description:
+      "GitHub said to slow down (or the last answer used up the rate limit): the client waits, then asks again; the request does not fail.",
+    level: "warning",
+    fields: {
+      method: "string — the HTTP method",
+      path: "string — the API path and query, relative to github.apiUrl",
+      reason:
+        "string — retry-after (GitHub sent Retry-After) | rate-limit-reset (X-RateLimit-Remaining: 0, waiting for X-RateLimit-Reset plus 1 s) | secondary (a secondary limit without headers: 60 s, doubling)",
+      status: "number | null — the answer's status (403 or 429); null for a wait before sending",
+      wait_ms: "number — how long the client waits, in milliseconds",
+      until: "string — UTC ISO-8601 time the wait ends",
+    },
+  },
+  "github.retrying": {
+    description:
+      "A request to GitHub failed with a 5xx or a network error; it is sent again after a jittered backoff.",
+    level: "warning",
+    fields: {
+      method: "string — the HTTP method",
+      path: "string — the API path and query, relative to github.apiUrl",
+      attempt: "number — the attempt that failed (1 = the first)",
+      max_attempts: "number — attempts allowed before the request fails",
+      status: "number | null — the answer's status (5xx); null for a network error or timeout",
+      error: "string | null — the network error (never the token); null when GitHub answered",
+      wait_ms: "number — the backoff before the next attempt, in milliseconds",
+    },
+  },
 };
 
 /** Is `event` in the catalog? */

@@ -217,16 +217,60 @@ export function loadFailed(
   return log(opts.code ?? "load-failed", at, `${named(at.hook)}: ${where}${detail}`);
 }
 
-/** `on` names points that do not exist, or that the hook does not handle. */
-export function onPoints(at: HookAt, unknown: string[], unhandled: string[]): HookLog {
+/**
+ * `on` names points that do not exist, or that the hook does not handle (with, for a method
+ * that looks like one of those misspelt, which it is).
+ */
+export function onPoints(
+  at: HookAt,
+  unknown: string[],
+  unhandled: string[],
+  misspelt: MisspeltPoint[] = [],
+): HookLog {
+  const hint = misspeltHint(misspelt.filter((m) => unhandled.includes(m.point)));
   return log(
     "config",
     at,
     `${named(at.hook)}: ` +
       (unknown.length
         ? `on names unknown points: ${unknown.join(", ")}`
-        : `on names points the hook does not handle: ${unhandled.join(", ")}`),
+        : `on names points the hook does not handle: ${unhandled.join(", ")}${hint}`),
   );
+}
+
+/** A hook's method that looks like a point misspelt, and that point. */
+export interface MisspeltPoint {
+  method: string;
+  point: PointName;
+}
+
+/** `did you mean session_spawn? its method "sesion_spawn" is not a lifecycle point` */
+export function misspeltText(m: MisspeltPoint): string {
+  return `did you mean ${m.point}? its method "${m.method}" is not a lifecycle point`;
+}
+
+/** ` (did you mean …? its method "…" is not a lifecycle point; …)`, or `""` for none. */
+export function misspeltHint(misspelt: MisspeltPoint[]): string {
+  return misspelt.length ? ` (${misspelt.map(misspeltText).join("; ")})` : "";
+}
+
+/**
+ * A module hook that implements no point (`hooks validate`): it would never be called. With
+ * a method that looks like a point misspelt, that is the suggestion; else override a method.
+ */
+export function implementsNoPoint(misspelt: MisspeltPoint[]): string {
+  const what = "implements no lifecycle point, so it would never be called";
+  return misspelt.length
+    ? what + misspeltHint(misspelt)
+    : `${what}; override at least one LifecycleHooks method (see 'the-loop hooks points')`;
+}
+
+/**
+ * A hook that implements other points but has a method that looks like one more misspelt: a
+ * note of `hooks validate`, not a problem (the hook is still called at the points it has).
+ */
+export function misspeltNote(hook: string, m: MisspeltPoint): string {
+  return `${named(hook)}: ${misspeltText(m)}, so it is never called`;
 }
 
 /** Output of a hook-host child that is not the protocol, passed on to stderr. */

@@ -72,6 +72,11 @@ export interface Executor {
   close(): Promise<void>;
   /** Restarts and crashes of what it runs (executors that run a worker or a process). */
   status?(): ExecutorStatus;
+  /**
+   * The hook's own method names, points or not, as its sandbox reported them at load (module
+   * hooks): what a "did you mean" about a misspelt point is worked out from.
+   */
+  methods?(): string[];
 }
 
 /**

@@ -54,6 +54,7 @@ export {
   type Stuck,
   type Telemetry,
 } from "./executor.ts";
+export { misspeltHintFor, misspeltNotes, misspeltPoints, noPointProblem } from "./misspelt.ts";
 export {
   type CommandEntry,
   type Declaration,

@@ -22,7 +22,7 @@ function floorOf(path: string): number {
   if (path === "main.ts") return 4;
   if (path.startsWith("commands/")) return 3;
   if (path.startsWith("lifecycle/")) return 2;
-  return 1; // ground: config/, events/, state/, schema/, errors.ts, terminal.ts, version.ts
+  return 1; // ground: config/, events/, state/, schema/, github/, errors.ts, terminal.ts, version.ts
 }
 
 const isTest = (rel: string) =>
@@ -132,5 +132,15 @@ Deno.test("no mod.ts re-exports a _ file's contents as public", async () => {
       if (basename(m[1]).startsWith("_")) violations.push(`${file} re-exports ${m[1]}`);
     }
   }
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("github/ imports only the ground it needs: events, state, errors, version, config types", () => {
+  const allowed = (to: string) =>
+    to.startsWith("github/") || to.startsWith("events/") || to.startsWith("state/") ||
+    ["errors.ts", "version.ts", "config/types.ts"].includes(to);
+  const violations = all
+    .filter((e) => e.from.startsWith("github/") && !isTest(e.from) && !allowed(e.to))
+    .map((e) => `${e.from} imports ${e.to}`);
   assert.deepEqual(violations, []);
 });

@@ -24,9 +24,9 @@ Deno.test("config show: no file found by lookup means every default (source none
   const shown = await showJson([], { cwd, env: { HOME: join(cwd, "home") } });
   assert.equal(shown.path, null);
   assert.equal(shown.source, "none");
-  assert.equal(shown.config.state.root, join(cwd, ".the-loop"));
-  assert.equal(shown.config.eventLog.path, join(cwd, ".the-loop/logs/events.jsonl"));
-  assert.equal(shown.config.webhooks.ghWebhook.port, 8787);
+  assert.equal(shown.resolved.state.root, join(cwd, ".the-loop"));
+  assert.equal(shown.resolved.eventLog.path, join(cwd, ".the-loop/logs/events.jsonl"));
+  assert.equal(shown.resolved.webhooks.ghWebhook.port, 8787);
   const yaml = await cli(["config", "show"], { cwd, env: { HOME: join(cwd, "home") } });
   assert.equal(yaml.code, 0);
   const parents = cwd.split("/").filter(Boolean).length;
@@ -49,7 +49,7 @@ Deno.test("resolution order: --config > $THE_LOOP_CLI_CONFIG > ./.the-loop > ~/.
     showJson(args, { cwd, env: { HOME: home, ...env } });
 
   let shown = await run([]);
-  assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
+  assert.deepEqual([shown.source, shown.path, shown.resolved.polling.intervalSeconds], [
     "home",
     join(home, ".the-loop/cli-config.yaml"),
     1,
@@ -66,17 +66,17 @@ Deno.test("resolution order: --config > $THE_LOOP_CLI_CONFIG > ./.the-loop > ~/.
     "polling: { intervalSeconds: 2 }\n",
   );
   shown = await run([]);
-  assert.deepEqual([shown.source, shown.config.polling.intervalSeconds], ["found", 2]);
+  assert.deepEqual([shown.source, shown.resolved.polling.intervalSeconds], ["found", 2]);
 
   shown = await run([], { THE_LOOP_CLI_CONFIG: "env.yaml" });
-  assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
+  assert.deepEqual([shown.source, shown.path, shown.resolved.polling.intervalSeconds], [
     "env",
     join(cwd, "env.yaml"),
     3,
   ]);
 
   shown = await run(["--config", "flag.yaml"], { THE_LOOP_CLI_CONFIG: "env.yaml" });
-  assert.deepEqual([shown.source, shown.path, shown.config.polling.intervalSeconds], [
+  assert.deepEqual([shown.source, shown.path, shown.resolved.polling.intervalSeconds], [
     "flag",
     join(cwd, "flag.yaml"),
     4,
@@ -155,10 +155,13 @@ Deno.test("config validate: ok: PATH on success (text and json)", async () => {
   const json = await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], { cwd });
   assert.equal(json.code, 0);
   assert.deepEqual(JSON.parse(json.stdout), {
+    schemaVersion: 1,
+    command: "config validate",
     ok: true,
+    config: { path: join(cwd, "c.yaml"), source: "flag", searched: [] },
+    problems: [],
     path: join(cwd, "c.yaml"),
     source: "flag",
-    problems: [],
   });
 });
 
@@ -170,7 +173,7 @@ Deno.test("paths: relative to the file's dir, state.root fills the rest, explici
       "webhooks: { ghWebhook: { routing: { registryDir: reg } } }",
     ].join("\n"),
   });
-  const { config } = await showJson(["--config", "ops/cfg.yaml"], { cwd });
+  const { resolved: config } = await showJson(["--config", "ops/cfg.yaml"], { cwd });
   const root = join(cwd, "ops/var");
   assert.equal(config.state.root, root);
   assert.equal(config.eventLog.path, "/abs/events.jsonl");
@@ -183,9 +186,9 @@ Deno.test("paths: relative to the file's dir, state.root fills the rest, explici
 Deno.test("github.apiUrl defaults to $GITHUB_API_URL when it is set", async () => {
   const cwd = tree();
   const set = await showJson([], { cwd, env: { GITHUB_API_URL: "https://ghe.example/api/v3" } });
-  assert.equal(set.config.github.apiUrl, "https://ghe.example/api/v3");
+  assert.equal(set.resolved.github.apiUrl, "https://ghe.example/api/v3");
   const unset = await showJson([], { cwd });
-  assert.equal(unset.config.github.apiUrl, "https://api.github.com");
+  assert.equal(unset.resolved.github.apiUrl, "https://api.github.com");
 });
 
 Deno.test("a hook's on: naming an event type is 'not a lifecycle point', located", async () => {
@@ -269,8 +272,8 @@ Deno.test("run from a subfolder: the repo's .the-loop config is found, paths res
   const shown = await showJson([], { cwd, env });
   assert.deepEqual([shown.path, shown.source], [file, "found"]);
   assert.deepEqual(shown.searched, [join(cwd, ".the-loop"), join(repo, ".the-loop")]);
-  assert.equal(shown.config.state.root, join(repo, ".the-loop/run"));
-  assert.equal(shown.config.eventLog.path, join(repo, ".the-loop/run/logs/events.jsonl"));
+  assert.equal(shown.resolved.state.root, join(repo, ".the-loop/run"));
+  assert.equal(shown.resolved.eventLog.path, join(repo, ".the-loop/run/logs/events.jsonl"));
   const yaml = await cli(["config", "show"], { cwd, env });
   assert.equal(yaml.stdout.split("\n")[0], `# from: ${file} (found in ../.the-loop)`);
   const validate = await cli(["config", "validate"], { cwd, env });

@@ -156,7 +156,14 @@ Deno.test("events --types prints the catalog as text or json", async () => {
   }
   assert.match(text.stdout, /^ {4}leaked +boolean — /m);
   const json = await cli(["events", "--types", "--format", "json"]);
-  assert.deepEqual(JSON.parse(json.stdout), EVENT_TYPES);
+  assert.deepEqual(JSON.parse(json.stdout), {
+    schemaVersion: 1,
+    command: "events --types",
+    ok: true,
+    config: null,
+    problems: [],
+    types: EVENT_TYPES,
+  });
 });
 
 Deno.test("events --limit 0 streams every format: json stays one valid array, table aligned", async () => {
@@ -377,7 +384,7 @@ Deno.test("events table and text show a record's terminal escapes inertly; jsonl
     `${dir}/events.jsonl`,
     records.map((r) => JSON.stringify(r) + "\n").join(""),
   );
-  for (const format of ["table", "text"]) {
+  for (const format of ["table"]) {
     const r = await cli(["events", "--file", "events.jsonl", "--format", format], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout, RAW_CONTROL, format);
@@ -432,5 +439,14 @@ Deno.test("events --follow skips a line over the 1 MiB cap with a note and reads
   assert.equal(
     stderr,
     `the-loop: skipped 1 line(s) over the 1 MiB line cap in ${path}, unread: 2.0 MiB at byte ${offset}\n`,
+  );
+});
+
+Deno.test("events --format offers only distinct formats: text is a usage error naming table", async () => {
+  const r = await cli(["events", "--format", "text"]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /argument 'text' is invalid\. events prints a table for people: use --format table/,
   );
 });

@@ -101,7 +101,7 @@ Deno.test("hooks, hooks validate and hooks reset show and re-arm an open circuit
     const lines = v.stdout.split("\n");
     assert.match(lines[0], /^ok {4}gate \(command\): /);
     assert.match(lines[1], /^ {6}circuit OPEN since .*'the-loop hooks reset gate' re-arms it now$/);
-    assert.match(lines[2], /^FAIL {2}storm \(module\): 1 problem\(s\), below$/);
+    assert.match(lines[2], /^FAIL {2}storm \(module\): 1 problem\(s\), below \[\d+ ms\]$/);
     assert.match(lines[3], /^ {6}circuit OPEN since /);
     assert.match(lines[4], /^ok {4}tagger \(module\): /);
     assert.match(

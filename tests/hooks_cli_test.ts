@@ -58,7 +58,7 @@ Deno.test("hooks: lists every entry in text and json, never a secret value", asy
   const json = await cli(["hooks", "--format", "json"], { cwd, env });
   assert.equal(json.code, 0, json.stderr);
   const out = JSON.parse(json.stdout);
-  assert.equal(out.config, join(cwd, "cli-config.yaml"));
+  assert.equal(out.config.path, join(cwd, "cli-config.yaml"));
   assert.deepEqual(out.hooks.map((h: { name: string; kind: string }) => [h.name, h.kind]), [
     ["tagger", "module"],
     ["compliance", "remote"],
@@ -66,11 +66,19 @@ Deno.test("hooks: lists every entry in text and json, never a secret value", asy
     ["old", "command"],
   ]);
   const [tagger, compliance, audit, old] = out.hooks;
-  assert.deepEqual([tagger.isolation, tagger.options, tagger.on], ["process", ["tag"], "default"]);
-  assert.deepEqual([compliance.tokenEnv, compliance.headers, compliance.on], [
+  // `on` is always a list: every point when `on:` is absent (onAll), else the points it names
+  assert.deepEqual([tagger.isolation, tagger.options, tagger.on, tagger.onAll], [
+    "process",
+    ["tag"],
+    [...POINT_NAMES],
+    true,
+  ]);
+  assert.deepEqual(tagger.permissions, { net: { all: false, list: ["api.example.com:443"] } });
+  assert.deepEqual([compliance.tokenEnv, compliance.headers, compliance.on, compliance.onAll], [
     "ACME_TOKEN",
     ["X-Team"],
     ["work_item_start"],
+    false,
   ]);
   assert.deepEqual([compliance.required, compliance.line, compliance.col], [true, 7, 5]);
   assert.deepEqual([audit.argv.slice(1), audit.env, audit.timeoutSeconds], [
@@ -92,7 +100,14 @@ Deno.test("hooks: no hooks declared says so and exits 0", async () => {
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^no hooks declared \(.*cli-config\.yaml\)/);
   const json = await cli(["hooks", "list", "--format", "json"], { cwd, env });
-  assert.deepEqual(JSON.parse(json.stdout), { config: join(cwd, "cli-config.yaml"), hooks: [] });
+  assert.deepEqual(JSON.parse(json.stdout), {
+    schemaVersion: 1,
+    command: "hooks",
+    ok: true,
+    config: { path: join(cwd, "cli-config.yaml"), source: "env", searched: [] },
+    problems: [],
+    hooks: [],
+  });
 });
 
 Deno.test("hooks: a bad declaration exits 1 naming each problem at file:line:col", async () => {
@@ -111,8 +126,14 @@ Deno.test("hooks: a bad declaration exits 1 naming each problem at file:line:col
     env: { THE_LOOP_CLI_CONFIG: "cli-config.yaml" },
   });
   assert.equal(r.code, 1);
-  assert.equal(r.stdout, "");
   const file = join(cwd, "cli-config.yaml");
+  // stdout: the envelope, ok false, every problem (stderr: the same, for people)
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual([out.ok, out.hooks, out.config.path], [false, [], file]);
+  assert.deepEqual(out.problems.map((p: { path: string }) => p.path), [
+    "hooks[0]",
+    "hooks[1].tokenEnv",
+  ]);
   assert.match(r.stderr, /^2 problems in the hooks declaration:/);
   assert.ok(r.stderr.includes(`${file}:2:5: hooks[0]: hook "both": has path and url;`), r.stderr);
   assert.ok(

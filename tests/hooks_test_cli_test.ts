@@ -80,7 +80,8 @@ Deno.test("hooks test: a module hook's decisions, telemetry, event log and --exp
     "bad.json": JSON.stringify({ prompt: "something else", reason: "" }),
   });
   const args = ["hooks", "test", "tagger", "--point", "session_spawn", "--context", "spawn.json"];
-  const r = await cli(args, { cwd, env: ENV });
+  // the telemetry is shown with --verbose only
+  const r = await cli([...args, "--verbose"], { cwd, env: ENV });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split("\n");
   assert.match(lines[0], /^hook tagger \(module\) at session_spawn: decided in \d+(?:\.\d+)? ms$/);
@@ -112,6 +113,7 @@ Deno.test("hooks test: a module hook's decisions, telemetry, event log and --exp
 
   const pass = await cli([...args, "--expect", "good.json"], { cwd, env: ENV });
   assert.equal(pass.code, 0, pass.stderr);
+  assert.ok(!pass.stdout.includes("telemetry"), pass.stdout);
   assert.match(pass.stdout, /\nexpect: ok \(2 decisions as expected\)\n$/);
 
   const fail = await cli([...args, "--expect", "bad.json"], { cwd, env: ENV });
@@ -168,7 +170,7 @@ Deno.test("hooks test: command hooks refuse (exit 2) and decide; stdin context",
   ]);
 
   const decide = await cli(
-    ["hooks", "test", "decide", "--point", "phase_changed", "--context", "phase.json"],
+    ["hooks", "test", "decide", "--point", "phase_changed", "--context", "phase.json", "--verbose"],
     { cwd, env: ENV },
   );
   assert.equal(decide.code, 0, decide.stderr);
@@ -247,12 +249,20 @@ Deno.test("hooks test: a hook that throws or times out exits 1", async () => {
     boom.stdout,
     /^hook boom \(module\) at session_spawn: failed in \d+(?:\.\d+)? ms\nchanged: nothing\n/,
   );
-  assert.match(boom.stderr, /hooks test: hook boom failed at session_spawn: .*kaboom in the hook/);
-  // The closing error is one line: the stack stays in the warning above and in hooks.failed.
+  // The failure is said once, in one line, and no telemetry is shown: the stack and the
+  // hooks.ran record are in hooks.failed and shown with --verbose.
   assert.match(
-    boom.stderr.trimEnd().split("\n").at(-1) ?? "",
-    /^the-loop: hooks test: hook boom failed at session_spawn: .*kaboom in the hook$/,
+    boom.stderr,
+    /^the-loop: hooks test: hook boom failed at session_spawn: Error: kaboom in the hook\n$/,
   );
+  assert.ok(!boom.stdout.includes("telemetry") && !boom.stdout.includes("{"), boom.stdout);
+  const verbose = await cli(
+    ["hooks", "test", "boom", "--point", "session_spawn", "--context", "spawn.json", "--verbose"],
+    { cwd, env: ENV },
+  );
+  assert.equal(verbose.code, 1);
+  assert.match(verbose.stderr, /at Boom\.session_spawn .*boom\.ts:3:\d+/);
+  assert.match(verbose.stdout, /\ntelemetry \(hooks\.ran\):\n {2}\{"ts":/);
 
   const slow = await cli(
     [
@@ -295,6 +305,13 @@ Deno.test("hooks test: usage and input errors name what is wrong", async () => {
   assert.match(
     unknown.stderr,
     /no hook named "nobody" in .*cli-config\.yaml; declared: tagger, refuse, decide, slow, boom, resting, broken/,
+  );
+
+  const typo = await run("taggr", "--point", "session_spawn", "--context", "spawn.json");
+  assert.equal(typo.code, 1);
+  assert.match(
+    typo.stderr,
+    /no hook named "taggr" in .*cli-config\.yaml \(did you mean tagger\?\); declared: /,
   );
 
   const missing = await run("tagger", "--point", "session_spawn", "--context", "missing.json");

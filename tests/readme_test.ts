@@ -17,14 +17,14 @@ function program(): Command {
 }
 
 Deno.test("every `deno task X` in the README is a task in deno.json", () => {
-  const named = [...readme.matchAll(/deno task ([a-z][\w:-]*)/g)].map((m) => m[1]);
+  const named = [...readme.matchAll(/deno task (?:-q )?([a-z][\w:-]*)/g)].map((m) => m[1]);
   assert.ok(named.length > 0);
   for (const t of named) assert.ok(tasks.includes(t), `README names a missing task: ${t}`);
 });
 
 Deno.test("every `the-loop <command>` in the README is a registered command", () => {
   const root = program();
-  const lines = [...readme.matchAll(/deno task the-loop ((?:[a-z][a-z-]*\s?)+)/g)].map((m) =>
+  const lines = [...readme.matchAll(/deno task -q the-loop ((?:[a-z][a-z-]*\s?)+)/g)].map((m) =>
     m[1].trim().split(/\s+/)
   );
   assert.ok(lines.length > 0);
@@ -46,4 +46,13 @@ Deno.test("the README states the prerequisite and the test command before anythi
   assert.match(readme.slice(prereq, commands), /npm install -g deno@2\.9\.6/);
   assert.match(readme.slice(commands), /`deno task test`[^\n]*\*\*the test command\*\*/);
   assert.ok(readme.indexOf("## Quickstart") > commands);
+});
+
+Deno.test("the README runs the CLI quietly and its install line has the task's flags", () => {
+  assert.doesNotMatch(readme, /deno task the-loop/, "use `deno task -q the-loop`");
+  const install = readme.match(/deno install -g -f -n the-loop [^`]*?main\.ts/)?.[0];
+  assert.ok(install, "the README shows how to install a `the-loop` command");
+  const words = install.replaceAll("\\\n", " ").split(/\s+/);
+  const taskFlags = denoJson.tasks["the-loop"].split(/\s+/).filter((w) => w.startsWith("-"));
+  for (const flag of taskFlags) assert.ok(words.includes(flag), `install line lacks ${flag}`);
 });

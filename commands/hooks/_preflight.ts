@@ -4,6 +4,11 @@
  * program resolved for a command, the token variable for a remote), so one bad hook never hides
  * another's problems; `online` also asks each remote's `/health`. Everything loaded is closed.
  *
+ * Hooks load CONCURRENTLY, at most {@linkcode PREFLIGHT_CONCURRENCY} at a time (each worker and
+ * its bundle costs memory; the bundler is one esbuild shared by all), and each report is handed
+ * to `onReport` the moment its hook is done, so a hook whose top level hangs costs its own load
+ * timeout and holds back no one else's line.
+ *
  * Imported lazily by `validate.ts`: it pulls in the bundler and the executors.
  *
  * @module
@@ -16,6 +21,8 @@ import {
   entryProblem,
   type Executor,
   loadExecutors,
+  misspeltNotes,
+  noPointProblem,
   type RemoteExecutor,
   stopBundler,
   timeoutMs,
@@ -34,25 +41,76 @@ export interface HookReport {
   /** The points it will be called at (a loaded hook only). */
   points?: string[];
   problems: Problem[];
+  /**
+   * Warnings that do not fail validation: a module hook's method that looks like a point
+   * misspelt, when the hook implements other points (it is still called at those).
+   */
+  notes?: string[];
+  /** How long loading it took (bundle, sandbox start, top level), ms; 0 for a disabled hook. */
+  loadMs: number;
 }
+
+/** How many hooks load at once: enough to overlap workers' starts, few enough to bound memory. */
+export const PREFLIGHT_CONCURRENCY = 4;
 
 /** Options for {@linkcode preflight}. */
 export interface PreflightOptions {
   env: EnvReader;
   /** Also GET each remote's `/health`. */
   online: boolean;
+  /** Called as each hook's report is done (in the order they finish). */
+  onReport?: (report: HookReport, index: number) => void;
+  /** Called as each hook starts loading. */
+  onStart?: (entry: Entry, index: number) => void;
+  /** At most this many hooks load at once; default {@linkcode PREFLIGHT_CONCURRENCY}. */
+  concurrency?: number;
 }
 
-/** Checks every hook of `decl`; never throws for a hook's own failure. */
+/**
+ * Checks every hook of `decl` (reports in declaration order); never throws for a hook's own
+ * failure.
+ */
 export async function preflight(decl: Declaration, opts: PreflightOptions): Promise<HookReport[]> {
+  const reports: HookReport[] = new Array(decl.entries.length);
+  const done = (r: HookReport, i: number) => {
+    reports[i] = r;
+    opts.onReport?.(r, i);
+  };
+  // disabled hooks load nothing: their lines come first
+  decl.entries.forEach((e, i) => {
+    if (!e.enabled) done(disabledReport(e), i);
+  });
+  const queue = decl.entries.map((e, i) => [e, i] as const).filter(([e]) => e.enabled);
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [e, i] = next;
+      opts.onStart?.(e, i);
+      done(await checkOne(decl, e, opts), i);
+    }
+  };
+  const width = Math.max(1, opts.concurrency ?? PREFLIGHT_CONCURRENCY);
   try {
-    return await Promise.all(decl.entries.map((e) => checkOne(decl, e, opts)));
+    await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
   } finally {
     await stopBundler();
   }
+  return reports;
+}
+
+function disabledReport(e: Entry): HookReport {
+  return {
+    name: e.name,
+    kind: e.kind,
+    enabled: false,
+    ok: true,
+    checked: ["disabled: not loaded"],
+    problems: [],
+    loadMs: 0,
+  };
 }
 
 async function checkOne(decl: Declaration, e: Entry, opts: PreflightOptions): Promise<HookReport> {
+  const start = performance.now();
   const report: HookReport = {
     name: e.name,
     kind: e.kind,
@@ -60,13 +118,11 @@ async function checkOne(decl: Declaration, e: Entry, opts: PreflightOptions): Pr
     ok: true,
     checked: [],
     problems: [],
+    loadMs: 0,
   };
-  if (!e.enabled) {
-    report.checked.push("disabled: not loaded");
-    return report;
-  }
   const one: Declaration = { ...decl, entries: [e] };
   const loaded = await loadExecutors(one, { env: opts.env, strict: true });
+  report.loadMs = Math.round(performance.now() - start);
   report.problems.push(...loaded.problems);
   const exec = loaded.executors[0] as Executor | undefined;
   try {
@@ -91,14 +147,11 @@ async function checkLoaded(
     const crashes = await watchForCrashes(exec);
     if (crashes) report.problems.push(entryProblem(decl, e, crashesText(crashes)));
     if (report.points.length === 0) {
-      report.problems.push(
-        entryProblem(
-          decl,
-          e,
-          "implements no lifecycle point, so it would never be called; " +
-            "override at least one LifecycleHooks method (see 'the-loop hooks points')",
-        ),
-      );
+      report.problems.push(entryProblem(decl, e, noPointProblem(exec)));
+    } else {
+      // a note, not a problem: the hook is still called at the points it does implement
+      const notes = misspeltNotes(e.name, exec);
+      if (notes.length > 0) report.notes = notes;
     }
   } else if (e.kind === "command") {
     report.checked.push(`${e.argv[0]} is executable`);

@@ -16,6 +16,7 @@ import {
   type Declaration,
   type Entry,
   loadExecutors,
+  misspeltHintFor,
   Runner,
   secretsOf,
   stopBundler,
@@ -80,7 +81,9 @@ export async function runOne(opts: RunOneOptions): Promise<RunOneResult> {
       throw new Error(
         `hook "${entry.name}" is not called at ${point}: it handles ${
           handled.length ? handled.join(", ") : "no point"
-        }${entry.on ? " (its on: list)" : ""}; test it at one of those`,
+        }${entry.on ? " (its on: list)" : ""}${
+          misspeltHintFor(exec, point)
+        }; test it at one of those`,
       );
     }
     const before = { ...decisionsOf(point, opts.context as never) } as Record<string, unknown>;

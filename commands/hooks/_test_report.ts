@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { type CliContext, println as printRaw } from "../context.ts";
+import { type CliContext, colourOf, println as printRaw } from "../context.ts";
 import { plural } from "../../errors.ts";
 import { visible } from "../../terminal.ts";
 import type { RunOneResult } from "./_run_one.ts";
+import { type ConfigRef, envelope } from "../_envelope.ts";
 
 /** One expected decision that differs from the result. */
 export interface Mismatch {
@@ -48,13 +49,20 @@ function changedOf(r: RunOneResult): string[] {
   return Array.isArray(r.ran.changed) ? r.ran.changed as string[] : [];
 }
 
-/** The `--format json` document. */
-export function jsonOf(r: RunOneResult, s: Shown): Record<string, unknown> {
+/** The envelope's head of a run: the config read and why the verdict is "failed", if it is. */
+export interface JsonHead {
+  config: ConfigRef;
+  /** The verdict's error (the hook failed or timed out, or a decision differs from --expect). */
+  failure?: Error;
+}
+
+/** The `--format json` document (`schema/cli/hooks-test.json`), in the envelope. */
+export function jsonOf(r: RunOneResult, s: Shown, head: JsonHead): Record<string, unknown> {
   const changed = Object.fromEntries(
     changedOf(r).map((f) => [f, { before: r.before[f], after: r.after[f] }]),
   );
-  return {
-    ok: !hookFailed(r) && s.mismatches.length === 0,
+  const problems = head.failure ? [{ message: head.failure.message }] : [];
+  return envelope("hooks test", { ok: !head.failure, config: head.config, problems }, {
     hook: s.name,
     kind: s.kind,
     point: s.point,
@@ -64,7 +72,7 @@ export function jsonOf(r: RunOneResult, s: Shown): Record<string, unknown> {
     ...(s.expect ? { expect: { ok: s.mismatches.length === 0, mismatches: s.mismatches } } : {}),
     telemetry: r.ran,
     events: r.events,
-  };
+  });
 }
 
 /**
@@ -75,8 +83,22 @@ function println(ctx: CliContext, line: string): void {
   printRaw(ctx, visible(line));
 }
 
-/** The text report (the JSON document keeps the exact text: JSON escapes it). */
-export function printText(ctx: CliContext, r: RunOneResult, s: Shown): void {
+/** Options for {@linkcode printText}. */
+export interface TextOptions {
+  /** Show the `hooks.ran` telemetry too (`--verbose`). */
+  verbose?: boolean;
+}
+
+/**
+ * The text report (the JSON document keeps the exact text: JSON escapes it). The telemetry
+ * record is shown only with {@linkcode TextOptions.verbose}.
+ */
+export function printText(
+  ctx: CliContext,
+  r: RunOneResult,
+  s: Shown,
+  opts: TextOptions = {},
+): void {
   const v = (x: unknown) => JSON.stringify(x);
   println(
     ctx,
@@ -90,12 +112,17 @@ export function printText(ctx: CliContext, r: RunOneResult, s: Shown): void {
   for (const [k, x] of Object.entries(r.after)) {
     println(ctx, `  ${(k + ":").padEnd(width)} ${v(x)}`);
   }
-  println(ctx, "telemetry (hooks.ran):");
-  println(ctx, `  ${v(r.ran)}`);
+  if (opts.verbose) {
+    println(ctx, "telemetry (hooks.ran):");
+    println(ctx, `  ${v(r.ran)}`);
+  }
   if (!s.expect) return;
   const n = Object.keys(s.expect).length;
   if (s.mismatches.length === 0) {
-    println(ctx, `expect: ok (${plural(n, "decision")} as expected)`);
+    printRaw(
+      ctx,
+      `expect: ${colourOf(ctx, "stdout").green("ok")} (${plural(n, "decision")} as expected)`,
+    );
     return;
   }
   const k = s.mismatches.length;

@@ -5,14 +5,20 @@
  * each hook's circuit as the daemons recorded it under `state.root` (`_circuits.ts`): a
  * one-shot command cannot see a daemon's memory, so a daemon writes an open circuit there.
  *
+ * `--format json` prints the envelope (`commands/_envelope.ts`, `schema/cli/hooks.json`) in
+ * every outcome, and no field changes its type from hook to hook: `on` is always the list of
+ * points (every point, with `onAll: true`, when `on:` is absent), and each `permissions` grant
+ * is `{ all, list }` (`true` in the config is `{ all: true, list: [] }`).
+ *
  * @module
  */
 import { relative } from "node:path";
 import { plural } from "../../errors.ts";
 import { describeDeclaration } from "../../lifecycle/mod.ts";
+import { POINT_NAMES } from "../../lifecycle/sdk/mod.ts";
 import { type CliContext, println } from "../context.ts";
-import { toJson } from "../_output.ts";
 import { readDeclaration } from "../_declaration.ts";
+import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
 import { circuitText, readCircuits } from "./_circuits.ts";
 
 type DescribedEntry = ReturnType<typeof describeDeclaration>[number];
@@ -23,13 +29,24 @@ export interface ListFlags {
 }
 
 /** Prints the declaration. Throws `ProblemsError` (exit 1) when it does not parse. */
-export async function listHooks(ctx: CliContext, flags: ListFlags): Promise<void> {
+export function listHooks(ctx: CliContext, flags: ListFlags): Promise<void> {
+  const json = flags.format === "json";
+  return jsonOnFailure(
+    ctx,
+    { json, command: "hooks", fields: { hooks: [] } },
+    (ctx) => list(ctx, flags),
+  );
+}
+
+async function list(ctx: CliContext, flags: ListFlags): Promise<void> {
   const { loaded, decl } = await readDeclaration(ctx);
   const described = describeDeclaration(decl);
   const circuits = await readCircuits(loaded.config.state.root, described.map((h) => h.name));
   const hooks = described.map((h) => ({ ...h, circuit: circuits.get(h.name)! }));
   if (flags.format === "json") {
-    ctx.write(toJson({ config: loaded.path, hooks }));
+    printEnvelope(ctx, "hooks", { ok: true, config: configRef(loaded) }, {
+      hooks: hooks.map(jsonEntry),
+    });
     return;
   }
   const from = loaded.path ?? "no config file found; defaults apply";
@@ -49,7 +66,24 @@ export async function listHooks(ctx: CliContext, flags: ListFlags): Promise<void
   }
 }
 
-function list(v: unknown): string {
+/** One hook as JSON: `on` always a list (with `onAll`), each grant always `{ all, list }`. */
+function jsonEntry(h: DescribedEntry): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(h).flatMap(([k, v]): [string, unknown][] => {
+      if (k === "on") {
+        return [["on", v === "default" ? [...POINT_NAMES] : v], ["onAll", v === "default"]];
+      }
+      if (k !== "permissions") {
+        return [[k, v]];
+      }
+      const grants = Object.entries(v as Record<string, true | string[]>)
+        .map(([kind, g]) => [kind, { all: g === true, list: g === true ? [] : g }]);
+      return [[k, Object.fromEntries(grants)]];
+    }),
+  );
+}
+
+function listed(v: unknown): string {
   return Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v);
 }
 
@@ -77,12 +111,12 @@ function details(h: DescribedEntry, baseDir: string): [string, string][] {
     ]);
     rows.push(["permissions", grants(h.permissions as Record<string, true | string[]>)]);
     if (h.executor) rows.push(["executor", String(h.executor)]);
-    rows.push(["options", list(h.options)]);
+    rows.push(["options", listed(h.options)]);
   } else if (h.kind === "remote") {
     rows.push(["token", h.tokenEnv ? `from $${h.tokenEnv}` : "none"]);
-    rows.push(["headers", list(h.headers)]);
+    rows.push(["headers", listed(h.headers)]);
   } else {
-    rows.push(["env", list(h.env)]);
+    rows.push(["env", listed(h.env)]);
     rows.push(["max output", `${h.maxOutputBytes} bytes`]);
   }
   return rows;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { formatKeyPath, type Grants, isMapping } from "../../config/mod.ts";
+import { didYouMean, formatKeyPath, type Grants, isMapping } from "../../config/mod.ts";
 import { plural, ProblemsError, problemsSummary } from "../../errors.ts";
 import { POINT_NAMES, type PointName } from "../sdk/points.ts";
 import type { ExecutorKind } from "../executor.ts";
@@ -206,8 +206,13 @@ function checkKeys(e: EntryCheck, kind: ExecutorKind | undefined): void {
     if (COMMON.includes(key)) continue;
     const owner = (Object.keys(ONLY) as ExecutorKind[]).find((k) => ONLY[k].includes(key));
     if (!owner) {
-      const all = [...COMMON, ...Object.values(ONLY).flat()].join(", ");
-      e.err([key], `unknown key "${key}" (expected one of: ${all})`);
+      const known = [...COMMON, ...Object.values(ONLY).flat()];
+      const guess = didYouMean(key, known);
+      e.err(
+        [key],
+        `unknown key "${key}" (${guess ? `did you mean "${guess}"? ` : ""}expected one of: ` +
+          `${known.join(", ")})`,
+      );
     } else if (kind && owner !== kind) {
       e.err(
         [key],

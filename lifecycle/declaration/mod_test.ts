@@ -328,3 +328,11 @@ Deno.test("token-shaped text is masked in every declaration problem: key, name, 
   assert.match(text, /hooks\[1\]\.headers\.\[redacted\]: .*this header name looks like a token/);
   assert.match(text, /hooks\[2\]\.url: .*\(got "not a url \[redacted\] at all/);
 });
+
+Deno.test("an unknown key a unit away from a known one is suggested", () => {
+  const got = problems("hooks:\n  - name: a\n    path: a.ts\n    timeout: 2\n");
+  assert.match(
+    got[0],
+    /hooks\[0\]\.timeout: hook "a": unknown key "timeout" \(did you mean "timeoutSeconds"\? expected one of: /,
+  );
+});

@@ -139,46 +139,58 @@ export interface ApplyOptions {
  * the value it has in `ctx` is ignored (a hook may return the whole context it was handed); a
  * fact with another value, an unknown key or a wrongly typed decision refuses the whole answer
  * and nothing is applied. `null`/`undefined` is a pass. `answer` must not be `ctx` itself.
+ * `extraCheck` adds a check of each decision's value (a cap); it returns what is wrong.
  *
  * @returns the names of the decisions whose value changed, in table order.
- * @throws {DecisionTypeError} naming the hook, the point and the field.
+ * @throws {DecisionTypeError} naming the hook, the point and every field at fault (its
+ * `field` is the first).
  */
 export function applyAnswer<P extends PointName>(
   point: P,
   ctx: ContextOf<P>,
   answer: unknown,
   opts: ApplyOptions = {},
+  extraCheck?: (field: FieldSpec, value: unknown) => string | undefined,
 ): string[] {
   const specs = fields(point);
   if (answer === null || answer === undefined) return [];
   const who = opts.hook === undefined ? "a hook" : `hook ${JSON.stringify(opts.hook)}`;
   const decisions = specs.filter((f) => f.decision).map((f) => f.name).join(", ");
-  const refuse = (field: string, what: string): never => {
-    throw new DecisionTypeError(`${who} at ${point}: ${what}`, {
+  // every bad field is named, in one error: the first problem reads as it always has, the
+  // others follow it on the same line
+  const problems: [field: string, what: string][] = [];
+  const refuseAll = (): never => {
+    throw new DecisionTypeError(`${who} at ${point}: ${problems.map((p) => p[1]).join("; ")}`, {
       hook: opts.hook ?? "",
       point,
-      field,
+      field: problems[0][0],
     });
   };
   if (typeof answer !== "object" || Array.isArray(answer)) {
-    refuse("", `the answer must be an object of decisions or nothing (got ${show(answer)})`);
+    problems.push([
+      "",
+      `the answer must be an object of decisions or nothing (got ${show(answer)})`,
+    ]);
+    refuseAll();
   }
   const current = ctx as unknown as Record<string, unknown>;
   const byName = new Map(specs.map((f) => [f.name, f]));
   const staged = new Map<string, unknown>();
   for (const [key, value] of Object.entries(answer as Record<string, unknown>)) {
     const f = byName.get(key);
-    if (!f) refuse(key, `"${key}" is not a field of ${point} (decisions: ${decisions})`);
+    if (!f) problems.push([key, `"${key}" is not a field of ${point} (decisions: ${decisions})`]);
     else if (!f.decision) {
       if (!sameValue(value, current[key])) {
-        refuse(key, `"${key}" is a fact, not a decision (decisions: ${decisions})`);
+        problems.push([key, `"${key}" is a fact, not a decision (decisions: ${decisions})`]);
       }
     } else if (value !== undefined) {
-      const problem = typeProblem(f.type as Exclude<FieldType, "WorkItem">, value);
-      if (problem) refuse(key, `decision "${key}" ${problem}`);
+      const problem = typeProblem(f.type as Exclude<FieldType, "WorkItem">, value) ??
+        extraCheck?.(f, value);
+      if (problem) problems.push([key, `decision "${key}" ${problem}`]);
       staged.set(key, value);
     }
   }
+  if (problems.length > 0) refuseAll();
   const changed: string[] = [];
   for (const f of specs) {
     if (!staged.has(f.name)) continue;

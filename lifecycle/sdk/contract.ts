@@ -17,8 +17,8 @@ import {
   type FieldType,
   type PointSpec,
 } from "./_catalog.ts";
-import { applyAnswer as applyTyped, type ApplyOptions, DecisionTypeError } from "./_context.ts";
-import { isPointName, type PointName } from "./points.ts";
+import { applyAnswer as applyTyped, type ApplyOptions } from "./_context.ts";
+import type { PointName } from "./points.ts";
 import type { WorkItem } from "./work_item.ts";
 
 export type { FieldSpec, FieldType, PointSpec };
@@ -70,8 +70,8 @@ export function sizeText(n: number): string {
  * and nothing is applied. `null`/`undefined` is a pass. `answer` must not be `ctx` itself.
  *
  * @returns the names of the decisions whose value changed, in table order.
- * @throws {DecisionTypeError} naming the hook, the point and the field (and, over a cap, its
- * size and the cap).
+ * @throws {DecisionTypeError} naming the hook, the point and every field at fault, in one
+ * message (and, over a cap, its size and the cap).
  */
 export function applyAnswer<P extends PointName>(
   point: P,
@@ -79,23 +79,17 @@ export function applyAnswer<P extends PointName>(
   answer: unknown,
   opts: ApplyOptions = {},
 ): string[] {
-  if (isPointName(point) && typeof answer === "object" && answer !== null) {
-    const given = answer as Record<string, unknown>;
-    for (const f of CATALOG[point].fields as readonly FieldSpec[]) {
-      const value = Object.hasOwn(given, f.name) ? given[f.name] : undefined;
-      if (f.maxBytes === undefined || typeof value !== "string") continue;
-      if (value.length <= f.maxBytes / 3) continue; // at most 3 bytes a UTF-16 unit: within
-      const size = utf8Bytes(value);
-      if (size <= f.maxBytes) continue;
-      const who = opts.hook === undefined ? "a hook" : `hook ${JSON.stringify(opts.hook)}`;
-      throw new DecisionTypeError(
-        `${who} at ${point}: decision "${f.name}" is ${sizeText(size)} of UTF-8, over its cap of ` +
-          `${sizeText(f.maxBytes)}; the answer is refused whole: shorten it`,
-        { hook: opts.hook ?? "", point, field: f.name },
-      );
-    }
-  }
-  return applyTyped(point, ctx, answer, opts);
+  return applyTyped(point, ctx, answer, opts, overCap);
+}
+
+/** What is wrong with a string decision over its cap, if it is. */
+function overCap(f: FieldSpec, value: unknown): string | undefined {
+  if (f.maxBytes === undefined || typeof value !== "string") return undefined;
+  if (value.length <= f.maxBytes / 3) return undefined; // at most 3 bytes a UTF-16 unit: within
+  const size = utf8Bytes(value);
+  if (size <= f.maxBytes) return undefined;
+  return `is ${sizeText(size)} of UTF-8, over its cap of ${sizeText(f.maxBytes)}; ` +
+    "the answer is refused whole: shorten it";
 }
 
 /** `work_item_start`: once per arming, before the workspace is prepared. */

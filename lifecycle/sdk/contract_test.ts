@@ -295,3 +295,26 @@ Deno.test("applyAnswer: a decision over its cap (UTF-8 bytes) refuses the whole 
     /decision "summary" is 1025 bytes .* cap of 1024 bytes \(1 KiB\)/,
   );
 });
+
+Deno.test("applyAnswer names every bad field in one error and applies nothing", () => {
+  const ctx = spawn();
+  assert.throws(
+    () =>
+      applyAnswer("session_spawn", ctx, { proceed: "no", prompt: 42, colour: "red" }, {
+        hook: "h",
+      }),
+    (e: unknown) => {
+      assert.ok(e instanceof DecisionTypeError);
+      assert.equal(e.field, "proceed");
+      assert.equal(
+        e.message,
+        'hook "h" at session_spawn: decision "proceed" must be a boolean (got "no"); ' +
+          'decision "prompt" must be a string (got number 42); ' +
+          '"colour" is not a field of session_spawn (decisions: prompt, proceed, reason)',
+      );
+      return true;
+    },
+  );
+  assert.equal(ctx.proceed, true);
+  assert.equal(ctx.prompt, "Deliver issue 42.");
+});

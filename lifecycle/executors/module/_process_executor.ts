@@ -13,7 +13,14 @@ import { HOST_LOAD_FAILED, processEnded, processEnding, strayOutput } from "../.
 import { hookHostCommand, hookHostEnv } from "./host_command.ts";
 import { MEMORY_EXIT_CODE } from "./hook_host.ts";
 import type { WorkerHookOptions } from "./_worker_executor.ts";
-import { type Attempt, type CallAt, Pending, started, SupervisedHook } from "./_supervisor.ts";
+import {
+  type Attempt,
+  type CallAt,
+  type LoadedHook,
+  Pending,
+  started,
+  SupervisedHook,
+} from "./_supervisor.ts";
 
 /** Options for {@linkcode startProcessHook}. */
 export interface ProcessHookOptions extends WorkerHookOptions {
@@ -28,6 +35,7 @@ interface Reply {
   id?: number;
   ok?: boolean;
   handles?: string[];
+  methods?: unknown;
   answer?: Record<string, unknown> | null;
   error?: string;
 }
@@ -39,7 +47,7 @@ interface Child {
   proc: Deno.ChildProcess;
   writer: WritableStreamDefaultWriter<Uint8Array>;
   calls: Pending<Reply>;
-  loaded: Promise<string[]>;
+  loaded: Promise<LoadedHook>;
   /** Tags this child's replies (sent on its stdin, never in its environment or argv). */
   nonce: string;
   /** The stdout reader; settles when stdout closes. */
@@ -103,7 +111,7 @@ export class ProcessHook extends SupervisedHook {
     }).spawn();
     const calls = new Pending<Reply>();
     const loaded = calls.open(LOAD_ID).reply.then((r) => {
-      if (r.type === "loaded") return r.handles ?? [];
+      if (r.type === "loaded") return { handles: r.handles ?? [], methods: r.methods };
       throw new Error(r.error ?? HOST_LOAD_FAILED);
     });
     loaded.catch(() => {});

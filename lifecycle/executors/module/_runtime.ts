@@ -6,7 +6,9 @@
  *
  * Protocol (host → worker): `{type: "init", id, exportName?, options?, meta?, points}`,
  * `{type: "call", id, point, params}`, `{type: "ping", id}`.
- * Worker → host: `{id, ok: true, handles? | answer?}` or `{id, ok: false, error, stack?}`.
+ * Worker → host: `{id, ok: true, handles?, methods? | answer?}` or `{id, ok: false, error,
+ * stack?}` (`methods`: the hook's own method names, so the host can say which point a misspelt
+ * one was meant to be).
  *
  * @module
  */
@@ -115,6 +117,35 @@ function handledPoints(hook: Hook, points: string[]): string[] {
   return points.filter((p) => typeof hook[p] === "function");
 }
 
+/** At most this many method names, each at most this long, go back with the init reply. */
+const MAX_METHODS = 64;
+const MAX_METHOD_NAME = 64;
+
+/**
+ * The hook's own method names: function-valued data properties of the instance and of its
+ * prototypes, up to (not including) `LifecycleHooks` (found by name) or `Object.prototype`.
+ * Read by descriptor, so no getter of the hook runs; never throws (a proxy's traps may).
+ */
+function hookMethods(hook: Hook): string[] {
+  const found = new Set<string>();
+  try {
+    for (
+      let o: object | null = hook;
+      o !== null && o !== Object.prototype && found.size < MAX_METHODS;
+      o = Object.getPrototypeOf(o)
+    ) {
+      const ctor = Object.getOwnPropertyDescriptor(o, "constructor")?.value;
+      if (o !== hook && typeof ctor === "function" && ctor.name === "LifecycleHooks") break;
+      for (const name of Object.getOwnPropertyNames(o)) {
+        if (found.size >= MAX_METHODS) break;
+        if (name === "constructor" || name.length > MAX_METHOD_NAME) continue;
+        if (typeof Object.getOwnPropertyDescriptor(o, name)?.value === "function") found.add(name);
+      }
+    }
+  } catch { /* what was found so far */ }
+  return [...found];
+}
+
 // Taken before the hook runs: a hook that replaces `Event.prototype.preventDefault` (or the
 // events' `reason`/`error` getters) must not turn its own async errors into worker deaths.
 const preventDefault = Event.prototype.preventDefault;
@@ -178,7 +209,8 @@ export function start(loadHook: () => Promise<Hook>): void {
     try {
       if (msg.type === "init") {
         hook = instantiate(await loadHook(), msg);
-        post({ id: msg.id, ok: true, handles: handledPoints(hook, msg.points) });
+        const handles = handledPoints(hook, msg.points);
+        post({ id: msg.id, ok: true, handles, methods: hookMethods(hook) });
         return;
       }
       const method = hook?.[msg.point];

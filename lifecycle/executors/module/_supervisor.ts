@@ -57,6 +57,29 @@ export interface Attempt {
   stop(): Promise<Stopped>;
 }
 
+/** What a worker or a child reports once its hook has loaded. */
+export interface LoadedHook {
+  /** The points the hook handles. */
+  handles: string[];
+  /** The hook's own method names, as its sandbox reported them (not yet checked). */
+  methods?: unknown;
+}
+
+/** At most this many of a hook's method names are kept, each at most this long. */
+const MAX_METHODS = 64;
+const MAX_METHOD_NAME = 64;
+
+/**
+ * The method names a hook's sandbox reported, as far as they can be trusted to be names:
+ * strings of identifier characters, capped in count and length; anything else is dropped.
+ */
+export function methodNames(reported: unknown): string[] {
+  if (!Array.isArray(reported)) return [];
+  const ok = (n: unknown): n is string =>
+    typeof n === "string" && n.length <= MAX_METHOD_NAME && /^[\w$]+$/.test(n);
+  return [...new Set(reported.slice(0, MAX_METHODS).filter(ok))];
+}
+
 /** A call in a worker or a process: its hook and point (`at`), its context and budget. */
 export interface CallAt {
   at: HookAt & { point: PointName };
@@ -80,6 +103,7 @@ export abstract class SupervisedHook implements Executor {
   /** Set once it is closed: every later call fails. */
   protected isClosed = false;
   #handled = new Set<string>();
+  #methods: string[] = [];
 
   constructor(opts: SupervisedOptions) {
     this.name = opts.name;
@@ -90,6 +114,14 @@ export abstract class SupervisedHook implements Executor {
   /** Does the loaded hook handle `point`? (Nothing before it has loaded.) */
   handles(point: PointName): boolean {
     return this.#handled.has(point);
+  }
+
+  /**
+   * The hook's own method names (points or not) as its sandbox reported them at its last load:
+   * what a "did you mean" about a misspelt point is worked out from. Empty before it loads.
+   */
+  methods(): string[] {
+    return [...this.#methods];
   }
 
   /** How its worker or process has been faring. */
@@ -146,13 +178,14 @@ export abstract class SupervisedHook implements Executor {
    * when its time runs out, `stop` stops what ran and the load fails, saying what became of it.
    */
   protected async loadWithin(
-    loaded: Promise<string[]>,
+    loaded: Promise<LoadedHook>,
     ms: number | undefined,
     stop: () => Promise<Stopped>,
   ): Promise<string[]> {
     try {
-      const handles = await deadline(loaded, ms);
+      const { handles, methods } = await deadline(loaded, ms);
       this.#handled = new Set(handles);
+      this.#methods = methodNames(methods);
       return handles;
     } catch (err) {
       if (err instanceof DeadlineError) {

@@ -25,6 +25,7 @@ import { openFsGate } from "./_fs_gate.ts";
 import {
   type Attempt,
   type CallAt,
+  type LoadedHook,
   Pending,
   started,
   SupervisedHook,
@@ -63,7 +64,7 @@ export class WorkerHook extends SupervisedHook {
   #opts: WorkerHookOptions;
   #url: string;
   #live!: Live;
-  #ready!: Promise<string[]>;
+  #ready!: Promise<LoadedHook>;
   /** Set once a timed-out worker could not be stopped: why every later call fails. */
   #disabled?: HookLog;
   /** Set once the hook has loaded: a worker that dies before that is not restarted. */
@@ -139,7 +140,7 @@ export class WorkerHook extends SupervisedHook {
     initId = init.id;
     this.#ready = init.reply.then((reply) => {
       if (!reply.ok) throw new Error(describeWorkerError(reply));
-      return reply.handles ?? [];
+      return { handles: reply.handles ?? [], methods: reply.methods };
     });
     this.#ready.catch(() => {}); // read by loaded() and call(); never unhandled
   }

@@ -10,6 +10,8 @@ export interface WorkerReply {
   ok: boolean;
   /** init: the points the hook handles. */
   handles?: string[];
+  /** init: the hook's own method names (capped by the runtime; checked by the host). */
+  methods?: string[];
   /** call: the checked answer. */
   answer?: Record<string, unknown> | null;
   /** failure: the error's message and, when it was an Error, its stack. */

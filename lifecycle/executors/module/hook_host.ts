@@ -6,7 +6,7 @@
  *
  * Parent → child: `{type: "load", nonce, name, code, permissions, exportName?, options?,
  * baseDir?, maxMemoryMb}` then `{type: "call", id, point, params}`. Child → parent, each line tagged
- * `"hh": 1` and the load message's `nonce`: `{type: "loaded", handles}`, `{type:
+ * `"hh": 1` and the load message's `nonce`: `{type: "loaded", handles, methods}`, `{type:
  * "load_failed", error}`, `{type: "result", id, ok, answer | error}`. Anything else on stdout
  * is not the protocol (the parent passes it on). The nonce lives only in this main thread's
  * memory: the hook's worker cannot read stdin, the environment or argv for it, so even output
@@ -80,7 +80,7 @@ export async function main(): Promise<void> {
       watchMemory(msg.maxMemoryMb);
       try {
         hook = await startWorkerHook(msg);
-        send({ type: "loaded", handles: await hook.loaded() });
+        send({ type: "loaded", handles: await hook.loaded(), methods: hook.methods() });
       } catch (err) {
         send({ type: "load_failed", error: messageOf(err) });
       }

@@ -8,6 +8,7 @@
 import { messageOf } from "../../../errors.ts";
 import { DEFAULT_LOAD_TIMEOUT_MS, type Executor, HookLoadError } from "../../executor.ts";
 import { type HookAt, loadFailed, onPoints } from "../../_messages.ts";
+import { misspeltPoints } from "../../misspelt.ts";
 import { isPointName, type PointName } from "../../sdk/points.ts";
 import type { HookOptions } from "../_declared.ts";
 import { bundleHook } from "./bundler.ts";
@@ -78,7 +79,7 @@ function restrictTo(at: HookAt, exec: Executor, on: PointName[] | undefined): Ex
   const unknown = on.filter((p) => !isPointName(p));
   const unhandled = on.filter((p) => isPointName(p) && !exec.handles(p));
   if (unknown.length || unhandled.length) {
-    throw new HookLoadError(onPoints(at, unknown, unhandled));
+    throw new HookLoadError(onPoints(at, unknown, unhandled, misspeltPoints(exec)));
   }
   return {
     name: exec.name,
@@ -87,6 +88,7 @@ function restrictTo(at: HookAt, exec: Executor, on: PointName[] | undefined): Ex
     call: (point, params, opts) => exec.call(point, params, opts),
     close: () => exec.close(),
     ...(exec.status ? { status: () => exec.status!() } : {}),
+    ...(exec.methods ? { methods: () => exec.methods!() } : {}),
   };
 }
 

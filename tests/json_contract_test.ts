@@ -1,0 +1,308 @@
+/**
+ * Every `--format json` is a documented contract (docs/ci.md): the real CLI is run in success
+ * and failure outcomes (problems, a config with errors, an unreadable config, a missing one) and
+ * its stdout is validated against the published schema (`schema/cli/`), with the exit code
+ * carrying the verdict: 0 when `ok`, 1 otherwise; a usage error stays exit 2, text on stderr.
+ * A shape change is therefore a schema change.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { POINT_NAMES } from "../lifecycle/sdk/mod.ts";
+import { cli, type CliResult, START_CONTEXT, tree } from "./_test_utils.ts";
+
+const SCHEMA_DIR = new URL("../schema/cli/", import.meta.url);
+const SCHEMAS = [
+  "hooks",
+  "hooks-validate",
+  "hooks-test",
+  "config-validate",
+  "config-show",
+  "events-types",
+];
+
+async function readSchema(name: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await Deno.readTextFile(new URL(`${name}.json`, SCHEMA_DIR)));
+}
+
+// strict, but a `then` may require what the schema's own `properties` declare
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+ajv.addSchema(await readSchema("envelope"));
+for (const name of SCHEMAS) ajv.addSchema(await readSchema(name));
+
+function validator(name: string): ValidateFunction {
+  const v = ajv.getSchema(`${name}.json`);
+  assert.ok(v, `schema/cli/${name}.json`);
+  return v;
+}
+
+/** A parsed document: the envelope's fields typed, the command's as unknown. */
+type Doc = Record<string, unknown> & { ok: boolean; problems: { message: string }[] };
+
+/**
+ * Checks a finished run against `schema`: stdout is one JSON document that validates, `command`
+ * names the command, and the exit code is the verdict. Returns the document.
+ */
+function conforms(
+  r: CliResult,
+  schema: string,
+  want: { ok: boolean },
+): Doc {
+  let doc: Doc;
+  try {
+    doc = JSON.parse(r.stdout);
+  } catch (error) {
+    assert.fail(`${schema}: stdout is not JSON (${error}): ${r.stdout}\nstderr: ${r.stderr}`);
+  }
+  const validate = validator(schema);
+  assert.ok(validate(doc), `${schema}: ${ajv.errorsText(validate.errors)}\n${r.stdout}`);
+  assert.equal(doc.ok, want.ok, r.stdout + r.stderr);
+  assert.equal(r.code, want.ok ? 0 : 1, r.stderr);
+  if (!want.ok) assert.notEqual(r.stderr, "", "a failure still says why on stderr");
+  return doc;
+}
+
+const DECIDE_SH = '#!/bin/sh\ncat >/dev/null\nprintf \'{"reason": "checked"}\\n\'\n';
+
+/** A project with one hook of each kind (none of them loaded by `hooks`). */
+function project(): string {
+  return tree({
+    "cli-config.yaml": [
+      "eventLog: { path: events.jsonl }",
+      "hooks:",
+      "  - name: tagger",
+      "    path: hooks/tagger.ts",
+      "    permissions: { net: [api.example.com:443], env: true }",
+      "  - name: gate",
+      "    url: https://hooks.example/rpc",
+      "    on: [work_item_start]",
+      "  - name: decide",
+      "    command: [./hooks/decide.sh]",
+      "    on: [work_item_start, session_spawn]",
+    ].join("\n") + "\n",
+    "hooks/tagger.ts": "export default class {}\n",
+    "hooks/decide.sh": [DECIDE_SH, 0o755],
+    "start.json": JSON.stringify(START_CONTEXT),
+    "same.json": JSON.stringify({ reason: "checked" }),
+    "other.json": JSON.stringify({ reason: "something else" }),
+  });
+}
+
+const BAD_DECLARATION = "hooks:\n  - name: both\n    path: a.ts\n    url: https://x.example/\n";
+
+/** Configs every config-reading command must answer in JSON: [label, files, --config]. */
+const BROKEN: [string, Record<string, string>, string][] = [
+  ["a config with errors", { "c.yaml": "polling: { intervalSeconds: 0 }\n" }, "c.yaml"],
+  ["a bad hooks declaration", { "c.yaml": BAD_DECLARATION }, "c.yaml"],
+  ["invalid YAML", { "c.yaml": "polling: [\n" }, "c.yaml"],
+  ["an unreadable config (a folder)", { "c.yaml/.keep": "" }, "c.yaml"],
+  ["a config file that does not exist", {}, "missing.yaml"],
+];
+
+Deno.test("every schema is draft 2020-12, compiles strictly, and knows every point", async () => {
+  for (const name of ["envelope", ...SCHEMAS]) {
+    const s = await readSchema(name);
+    assert.equal(s.$schema, "https://json-schema.org/draft/2020-12/schema", name);
+    assert.equal(s.$id, `${name}.json`);
+    validator(name === "envelope" ? "envelope" : name);
+  }
+  const env = await readSchema("envelope");
+  const defs = env.$defs as { points: { items: { enum: string[] } } };
+  assert.deepEqual(defs.points.items.enum, [...POINT_NAMES]);
+});
+
+Deno.test("hooks --format json: the envelope; on always a list, onAll, grants {all, list}", async () => {
+  const cwd = project();
+  const doc = conforms(
+    await cli(["-c", "cli-config.yaml", "hooks", "--format", "json"], { cwd }),
+    "hooks",
+    {
+      ok: true,
+    },
+  );
+  assert.equal(doc.command, "hooks");
+  assert.deepEqual(doc.config, {
+    path: join(cwd, "cli-config.yaml"),
+    source: "flag",
+    searched: [],
+  });
+  const hooks = doc.hooks as Record<string, unknown>[];
+  assert.deepEqual(hooks.map((h) => [h.name, h.on, h.onAll]), [
+    ["tagger", [...POINT_NAMES], true],
+    ["gate", ["work_item_start"], false],
+    ["decide", ["work_item_start", "session_spawn"], false],
+  ]);
+  assert.deepEqual(hooks[0].permissions, {
+    net: { all: false, list: ["api.example.com:443"] },
+    env: { all: true, list: [] },
+  });
+});
+
+Deno.test("config-reading commands print the envelope with ok: false when the config is broken", async () => {
+  const runs: [string[], string, Record<string, unknown>][] = [
+    [["hooks", "--format", "json"], "hooks", { hooks: [] }],
+    [
+      ["hooks", "test", "x", "--point", "work_item_start", "--context", "-", "--format", "json"],
+      "hooks-test",
+      { hook: "x" },
+    ],
+    [["config", "validate", "--format", "json"], "config-validate", {}],
+    [["config", "show", "--format", "json"], "config-show", {}],
+  ];
+  for (const [label, files, config] of BROKEN) {
+    const cwd = tree(files);
+    for (const [args, schema, fields] of runs) {
+      // config show reads no hooks: a bad declaration is for the hooks commands to find
+      if (schema === "config-show" && files["c.yaml"] === BAD_DECLARATION) continue;
+      const r = await cli(["-c", config, ...args], { cwd, stdin: "{}" });
+      const doc = conforms(r, schema, { ok: false });
+      const what = `${args.join(" ")} with ${label}`;
+      assert.ok(doc.problems.length > 0, what);
+      for (const [k, v] of Object.entries(fields)) assert.deepEqual(doc[k], v, what);
+      assert.deepEqual(
+        doc.config &&
+          [(doc.config as { path: string }).path, (doc.config as { source: string }).source],
+        [join(cwd, config), "flag"],
+        what,
+      );
+    }
+  }
+});
+
+Deno.test("config validate and config show --format json: success, located problems", async () => {
+  const cwd = tree({ "c.yaml": "eventLog: { enabled: false }\n" });
+  const ok = conforms(
+    await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], { cwd }),
+    "config-validate",
+    {
+      ok: true,
+    },
+  );
+  assert.deepEqual(ok.problems, []);
+  const shown = conforms(
+    await cli(["-c", "c.yaml", "config", "show", "--format", "json"], { cwd }),
+    "config-show",
+    {
+      ok: true,
+    },
+  );
+  assert.equal((shown.resolved as { eventLog: { enabled: boolean } }).eventLog.enabled, false);
+
+  const bad = tree({ "c.yaml": "polling: { intervalSeconds: 0 }\n" });
+  const r = await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], { cwd: bad });
+  const doc = conforms(r, "config-validate", { ok: false });
+  assert.deepEqual(doc.problems, [{
+    file: join(bad, "c.yaml"),
+    line: 1,
+    col: 29,
+    path: "polling.intervalSeconds",
+    message: "must be an integer ≥ 1 (got 0)",
+  }]);
+
+  // no file anywhere: defaults apply, and where the lookup looked is said
+  const none = tree();
+  const env = { HOME: join(none, "home") };
+  for (
+    const [args, schema] of [[["config", "validate"], "config-validate"], [
+      ["config", "show"],
+      "config-show",
+    ]] as const
+  ) {
+    const d = conforms(await cli([...args, "--format", "json"], { cwd: none, env }), schema, {
+      ok: true,
+    });
+    const config = d.config as { path: null; source: string; searched: string[] };
+    assert.deepEqual([config.path, config.source], [null, "none"]);
+    assert.equal(config.searched[0], join(none, ".the-loop"));
+  }
+});
+
+Deno.test({
+  name: "hooks validate --format json: the envelope with a broken config",
+  async fn() {
+    for (const [label, files, config] of BROKEN) {
+      const r = await cli(["-c", config, "hooks", "validate", "--format", "json"], {
+        cwd: tree(files),
+      });
+      const doc = conforms(r, "hooks-validate", { ok: false });
+      assert.deepEqual(doc.hooks, [], label);
+    }
+  },
+});
+
+Deno.test({
+  name: "hooks validate --format json: a passing and a failing preflight",
+  async fn() {
+    const pass = tree({
+      "c.yaml": "hooks:\n  - name: gate\n    url: https://hooks.example/rpc\n",
+    });
+    const ok = conforms(
+      await cli(["-c", "c.yaml", "hooks", "validate", "--format", "json"], { cwd: pass }),
+      "hooks-validate",
+      {
+        ok: true,
+      },
+    );
+    assert.equal((ok.hooks as unknown[]).length, 1);
+    const fail = tree({
+      "c.yaml":
+        "hooks:\n  - name: gate\n    url: https://hooks.example/rpc\n    tokenEnv: NOT_SET_ANYWHERE\n",
+    });
+    const r = await cli(["-c", "c.yaml", "hooks", "validate", "--format", "json"], { cwd: fail });
+    const doc = conforms(r, "hooks-validate", { ok: false });
+    assert.match(doc.problems[0].message, /NOT_SET_ANYWHERE/);
+  },
+});
+
+Deno.test("hooks test --format json: pass, --expect mismatch, unknown hook", async () => {
+  const cwd = project();
+  const run = (...more: string[]) =>
+    cli(["-c", "cli-config.yaml", "hooks", "test", ...more, "--format", "json"], { cwd });
+  const args = ["decide", "--point", "work_item_start", "--context", "start.json"];
+  const ok = conforms(await run(...args, "--expect", "same.json"), "hooks-test", { ok: true });
+  assert.deepEqual([ok.hook, ok.point, (ok.expect as { ok: boolean }).ok], [
+    "decide",
+    "work_item_start",
+    true,
+  ]);
+  const differs = conforms(await run(...args, "--expect", "other.json"), "hooks-test", {
+    ok: false,
+  });
+  assert.match(differs.problems[0].message, /reason differs from --expect other\.json/);
+  assert.equal((differs.expect as { ok: boolean }).ok, false);
+  const unknown = conforms(
+    await run("nobody", "--point", "work_item_start", "--context", "start.json"),
+    "hooks-test",
+    {
+      ok: false,
+    },
+  );
+  assert.equal(unknown.hook, "nobody");
+  assert.equal(unknown.disposition, undefined);
+  assert.match(unknown.problems[0].message, /no hook named "nobody"/);
+});
+
+Deno.test("events --types --format json: the catalog under types, no config read", async () => {
+  const doc = conforms(await cli(["events", "--types", "--format", "json"]), "events-types", {
+    ok: true,
+  });
+  assert.equal(doc.config, null);
+  assert.ok(Object.hasOwn(doc.types as object, "hooks.ran"));
+});
+
+Deno.test("a usage error prints no JSON: exit 2, text on stderr", async () => {
+  for (
+    const args of [
+      ["hooks", "test", "x", "--point", "nowhere", "--context", "-", "--format", "json"],
+      ["events", "--types", "--type", "x", "--format", "json"],
+      ["config", "validate", "--format", "yaml"],
+    ]
+  ) {
+    const r = await cli(args, { stdin: "{}" });
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(r.stdout, "", args.join(" "));
+    assert.notEqual(r.stderr, "");
+  }
+});
