@@ -84,7 +84,10 @@ Deno.test("hooks init module: written beside the config, pasted, tested and vali
   assert.match(t.stdout, /\nexpect: ok/);
   const v = await cli(["hooks", "validate"], { cwd });
   assert.equal(v.code, 0, v.stderr);
-  assert.match(v.stdout, /called at work_item_start, session_spawn \[\d+ ms\]\nok {4}type check: 1 module hook file against @the-loop\/hooks \(deno check, \d+ ms\)\nok: 1 hook\n$/);
+  assert.match(
+    v.stdout,
+    /called at work_item_start, session_spawn \[\d+ ms\]\nok {4}type check: 1 module hook file against @the-loop\/hooks \(deno check, \d+ ms\)\nok: 1 hook\n$/,
+  );
   await typeChecks(file);
 });
 
