@@ -42,3 +42,49 @@ export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
     clearTimeout(timer);
   }
 }
+
+/** What {@linkcode scenario} returns: the child's status and its decoded output. */
+export interface ScenarioResult extends Deno.CommandStatus {
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `testdata/<name>` (with `args`) in a process of its own, so a hook that got through would
+ * kill or freeze it, not the test runner; SIGKILLs it (a SIGSTOPped process ignores anything
+ * gentler) if it has not ended within `ms`. It runs with the permissions the-loop's hook tests
+ * need: read, env and run (a stuck worker's thread is read through /bin/sh, as the-loop does).
+ */
+export async function scenario(
+  name: string,
+  opts: { args?: string[]; ms?: number } = {},
+): Promise<ScenarioResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--cached-only",
+      "--no-prompt",
+      "--unstable-worker-options",
+      "--allow-read",
+      "--allow-env",
+      "--allow-run",
+      fixture(name),
+      ...(opts.args ?? []),
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }, opts.ms ?? 90_000);
+  try {
+    const out = await child.output();
+    const dec = new TextDecoder();
+    return { ...out, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

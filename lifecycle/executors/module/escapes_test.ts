@@ -9,44 +9,10 @@
 import assert from "node:assert/strict";
 import { HookFailure, HookTimeout } from "../../executor.ts";
 import type { Executor } from "../../executor.ts";
-import { fixture, loadFixture } from "./_test_utils.ts";
+import { fixture, loadFixture, scenario } from "./_test_utils.ts";
 
 const ISOLATIONS = ["worker", "process"] as const;
 const REFUSED = /is not available to hooks/;
-
-/**
- * Runs `testdata/<scenario>` in a process of its own (so a hook that got through would kill or
- * freeze it, not the test runner); SIGKILLs it if it has not ended within `ms`.
- */
-async function scenario(name: string, ms = 90_000) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--cached-only",
-      "--no-prompt",
-      "--unstable-worker-options",
-      "--allow-read",
-      "--allow-env",
-      "--allow-run",
-      fixture(name),
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL"); // a frozen (SIGSTOPped) process ignores anything gentler
-    } catch { /* already gone */ }
-  }, ms);
-  try {
-    const out = await child.output();
-    const dec = new TextDecoder();
-    return { ...out, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function reasonOf(hook: Executor, ctx: Record<string, unknown>) {
   const { answer } = await hook.call("work_item_start", ctx, { timeoutMs: 15_000 });

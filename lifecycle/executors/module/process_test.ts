@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HookFailure, HookTimeout } from "../../executor.ts";
 import { HookLoadError } from "./mod.ts";
-import { fixture, loadFixture, within } from "./_test_utils.ts";
+import { fixture, loadFixture, scenario, within } from "./_test_utils.ts";
 import { type ProcessHook, startProcessHook } from "./_process_executor.ts";
 import { bundleHook, stopBundler } from "./bundler.ts";
 import { workerPermissions } from "./permissions.ts";
@@ -103,24 +103,10 @@ Deno.test("process isolation: a throw and a load error read as in a worker", asy
 });
 
 Deno.test("worker isolation: a busy loop or an Atomics.wait leaks once, then the hook is disabled; each is named for what it does", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--cached-only",
-      "--no-prompt",
-      "--unstable-worker-options",
-      "--allow-read",
-      "--allow-env",
-      "--allow-run", // as the-loop has: it reads a stuck worker's thread through /bin/sh
-      fixture("busy_worker_scenario.ts"),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
+  const out = await scenario("busy_worker_scenario.ts", { ms: 60_000 });
+  const stderr = out.stderr;
   assert.equal(out.code, 0, stderr);
-  const r = JSON.parse(new TextDecoder().decode(out.stdout));
+  const r = JSON.parse(out.stdout);
   assert.equal(r.timeout, true);
   assert.equal(r.leaked, true);
   assert.equal(r.stuck, "spinning");

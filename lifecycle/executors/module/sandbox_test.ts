@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { HookLoadError } from "./mod.ts";
-import { fixture, loadFixture } from "./_test_utils.ts";
+import { fixture, loadFixture, scenario } from "./_test_utils.ts";
 
 const T = { timeoutMs: 5000 };
 
@@ -151,23 +151,10 @@ Deno.test("host-state APIs are refused inside the hook; query still works", asyn
 
 Deno.test("signalling the-loop's own process is refused (Deno.kill, process.kill)", async () => {
   // In a process of its own: were the guard missing, SIGKILL would end it, not the test runner.
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--cached-only",
-      "--no-prompt",
-      "--unstable-worker-options",
-      "--allow-read",
-      "--allow-env",
-      fixture("signal_self_scenario.ts"),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
+  const out = await scenario("signal_self_scenario.ts", { ms: 60_000 });
+  const stderr = out.stderr;
   assert.equal(out.code, 0, `the scenario died (signal ${out.signal}): ${stderr}`);
-  const r = JSON.parse(new TextDecoder().decode(out.stdout));
+  const r = JSON.parse(out.stdout);
   const refusal = /is not available to hooks for this process or a process group/;
   assert.match(r.deno, /^Deno\.kill\(\) /);
   assert.match(r.deno, refusal);

@@ -23,7 +23,7 @@ import { bundleHook } from "./bundler.ts";
 import { workerPermissions } from "./permissions.ts";
 import type { RestartClock, RestartPolicy } from "./_restart_backoff.ts";
 import { startWorkerHook } from "./_worker_executor.ts";
-import { fixture, within } from "./_test_utils.ts";
+import { fixture, scenario, within } from "./_test_utils.ts";
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -99,38 +99,6 @@ function calm() {
   return ctx;
 }
 
-/** Runs `testdata/<name>` with `args` in a process of its own; its stdout and stderr. */
-async function scenario(name: string, args: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--cached-only",
-      "--no-prompt",
-      "--unstable-worker-options",
-      "--allow-read",
-      "--allow-env",
-      "--allow-run",
-      fixture(name),
-      ...args,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-  }, 60_000);
-  try {
-    const out = await child.output();
-    const dec = new TextDecoder();
-    return { ...out, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Deaths in a row, as the message of a call refused during the backoff says them. */
 function heldBack(deaths: number): RegExp {
   return new RegExp(
@@ -148,7 +116,7 @@ Deno.test("attack: preventDefault defeated, or the events' reason/error getters 
     "defaultPrevented",
     "dispatchEvent",
   ];
-  const r = await scenario("storm_neutralized_scenario.ts", spellings);
+  const r = await scenario("storm_neutralized_scenario.ts", { args: spellings });
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   for (const spell of spellings) {
