@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Reaction } from "../config/types.ts";
 
 /** `OWNER/REPO`. */
 export type RepoName = string;
@@ -101,16 +102,8 @@ export interface GitHubReviewComment {
   updated_at: string;
 }
 
-/** The reactions GitHub's REST API takes. */
-export type ReactionContent =
-  | "+1"
-  | "-1"
-  | "laugh"
-  | "confused"
-  | "heart"
-  | "hooray"
-  | "rocket"
-  | "eyes";
+/** The reactions GitHub's REST API takes: the config's palette without "" (skip). */
+export type ReactionContent = Exclude<Reaction, "">;
 
 /** What a reaction is put on. */
 export type ReactionTarget =
