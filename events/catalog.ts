@@ -9,6 +9,10 @@
  * @module
  */
 
+import { ROUTING_EVENTS } from "./_catalog_routing.ts";
+import { POLL_EVENTS } from "./_catalog_poll.ts";
+import { WEBHOOK_EVENTS } from "./_catalog_webhook.ts";
+
 /** How serious an event is, from least to most. */
 export type Level = "debug" | "info" | "warning" | "error";
 
@@ -190,6 +194,9 @@ export const EVENT_TYPES: Record<string, EventType> = {
       wait_ms: "number — the backoff before the next attempt, in milliseconds",
     },
   },
+  ...ROUTING_EVENTS,
+  ...POLL_EVENTS,
+  ...WEBHOOK_EVENTS,
 };
 
 /** Is `event` in the catalog? */

@@ -1,0 +1,70 @@
+/**
+ * Control records: the last execution-control command (start, stop, pause, resume) recorded for
+ * each work item, one JSON file per item under `<state.root>/control/<slug>.json`, written
+ * atomically. "Start requested" means the last command was `start` or `resume`. The record
+ * survives restarts, so an accepted start is durable. The dispatcher writes them (issue #10);
+ * the poller reads them to know whether an item is armed.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic.ts";
+import { parseWorkItem, slugOf } from "./work_item.ts";
+
+/** An execution-control command. */
+export type ControlCommand = "start" | "stop" | "pause" | "resume";
+
+/** One recorded command. */
+export interface ControlRecord {
+  ref: string;
+  command: ControlCommand;
+  source: "comment" | "cli";
+  actor: string;
+  requestedAt: string;
+  /** The comment's `html_url`, or a note for CLI commands. */
+  note: string;
+}
+
+const COMMANDS = new Set(["start", "stop", "pause", "resume"]);
+
+/** The control records of one state root. */
+export class ControlStore {
+  readonly dir: string;
+
+  constructor(stateRoot: string) {
+    this.dir = join(stateRoot, "control");
+  }
+
+  #path(ref: string): string {
+    const item = parseWorkItem(ref);
+    if (!item) throw new RangeError(`"${ref}" is not a work item ref`);
+    return join(this.dir, `${slugOf(item)}.json`);
+  }
+
+  /** The record of `ref`, or `undefined` (also for a file that is not a control record). */
+  async get(ref: string): Promise<ControlRecord | undefined> {
+    try {
+      const value = JSON.parse(await Deno.readTextFile(this.#path(ref)));
+      return value && value.ref === ref && COMMANDS.has(value.command) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records a command (replacing the previous one). */
+  async record(record: ControlRecord): Promise<void> {
+    await Deno.mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.#path(record.ref), JSON.stringify(record, null, 2) + "\n");
+  }
+
+  /** Forgets the item's record (after its work item closed). */
+  async clear(ref: string): Promise<void> {
+    await Deno.remove(this.#path(ref)).catch(() => {});
+  }
+
+  /** Whether the last recorded command for `ref` was a start (or a resume). */
+  async startRequested(ref: string): Promise<boolean> {
+    const record = await this.get(ref);
+    return record?.command === "start" || record?.command === "resume";
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The session registry: one human-readable JSON file per session in `routing.registryDir`
+ * (`<slug>.json`). The dispatcher owns writing it (issue #10); ingress only reads it, through
+ * {@linkcode SessionLookup}, so there is one registry, not two. A file the registry did not
+ * write, or cannot parse, is skipped with a warning and never fatal.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic.ts";
+import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
+
+/** A session's status: `active` and `paused` are live (they own their work item). */
+export type SessionStatus = "active" | "paused" | "closed";
+
+/** One registry file. */
+export interface SessionRecord {
+  workItem: {
+    ref: string;
+    provider: "github";
+    host?: string;
+    owner: string;
+    repo: string;
+    number: number;
+  };
+  harness: string;
+  harnessSessionId: string;
+  cwd: string;
+  status: SessionStatus;
+  createdAt: string;
+  lastEventAt: string | null;
+  tmuxTarget: string;
+  recentDeliveries: string[];
+  url: string;
+}
+
+/** What ingress asks of the registry. */
+export interface SessionLookup {
+  /** The live (active or paused) session of `ref`, if any. */
+  live(ref: string): Promise<SessionRecord | undefined>;
+  /** Every live session. */
+  listLive(): Promise<SessionRecord[]>;
+}
+
+function isRecord(value: unknown): value is SessionRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const item = v.workItem as Record<string, unknown> | undefined;
+  return typeof item === "object" && item !== null && typeof item.ref === "string" &&
+    parseWorkItem(item.ref) !== undefined && typeof v.harness === "string" &&
+    (v.status === "active" || v.status === "paused" || v.status === "closed");
+}
+
+/** The registry directory, read from disk on every question (the dispatcher may be another process). */
+export class RegistryDir implements SessionLookup {
+  readonly dir: string;
+  readonly #warn: (message: string) => void;
+  readonly #warned = new Set<string>();
+
+  constructor(dir: string, opts: { warn?: (message: string) => void } = {}) {
+    this.dir = dir;
+    this.#warn = opts.warn ?? (() => {});
+  }
+
+  /** The file a ref's session lives in. */
+  pathOf(item: WorkItemRef): string {
+    return join(this.dir, `${slugOf(item)}.json`);
+  }
+
+  async live(ref: string): Promise<SessionRecord | undefined> {
+    const item = parseWorkItem(ref);
+    if (!item) return undefined;
+    const record = await this.#read(this.pathOf(item));
+    return record && record.workItem.ref === item.ref && record.status !== "closed"
+      ? record
+      : undefined;
+  }
+
+  async listLive(): Promise<SessionRecord[]> {
+    const out: SessionRecord[] = [];
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(this.dir));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const record = await this.#read(join(this.dir, entry.name));
+      if (record && record.status !== "closed") out.push(record);
+    }
+    return out;
+  }
+
+  /** Writes a record atomically (for the dispatcher and for tests). */
+  async write(record: SessionRecord): Promise<void> {
+    const item = parseWorkItem(record.workItem.ref);
+    if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
+    await Deno.mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.pathOf(item), JSON.stringify(record, null, 2) + "\n");
+  }
+
+  async #read(path: string): Promise<SessionRecord | undefined> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      this.#once(path, `skipping session file ${path}: ${(error as Error).message}`);
+      return undefined;
+    }
+    try {
+      const value = JSON.parse(text);
+      if (isRecord(value)) return value;
+      this.#once(path, `skipping ${path}: not a session record the-loop wrote`);
+    } catch {
+      this.#once(path, `skipping ${path}: not valid JSON`);
+    }
+    return undefined;
+  }
+
+  #once(path: string, message: string): void {
+    if (this.#warned.has(path)) return;
+    this.#warned.add(path);
+    this.#warn(message);
+  }
+}
