@@ -12,6 +12,7 @@
 import { ROUTING_EVENTS } from "./_catalog_routing.ts";
 import { POLL_EVENTS } from "./_catalog_poll.ts";
 import { WEBHOOK_EVENTS } from "./_catalog_webhook.ts";
+import { DAEMON_EVENTS } from "./_catalog_daemon.ts";
 
 /** How serious an event is, from least to most. */
 export type Level = "debug" | "info" | "warning" | "error";
@@ -197,6 +198,7 @@ export const EVENT_TYPES: Record<string, EventType> = {
   ...ROUTING_EVENTS,
   ...POLL_EVENTS,
   ...WEBHOOK_EVENTS,
+  ...DAEMON_EVENTS,
 };
 
 /** Is `event` in the catalog? */

@@ -19,10 +19,14 @@ const TEST_UTILS = "_test_utils.ts";
 
 /** Floor of a repo-relative path of shipped code: higher numbers may import lower ones. */
 function floorOf(path: string): number {
-  if (path === "main.ts") return 4;
-  if (path.startsWith("commands/")) return 3;
+  if (path === "main.ts") return 7;
+  if (path.startsWith("commands/")) return 6;
+  if (path.startsWith("poll/") || path.startsWith("webhook/")) return 5; // the ingress paths
+  if (path.startsWith("ingress/")) return 4; // the router both paths share
+  if (path.startsWith("dispatch/")) return 3;
   if (path.startsWith("lifecycle/")) return 2;
-  return 1; // ground: config/, events/, state/, schema/, github/, errors.ts, terminal.ts, version.ts
+  // ground: config/, events/, state/, schema/, github/, daemon/, errors.ts, terminal.ts, version.ts
+  return 1;
 }
 
 const isTest = (rel: string) =>
@@ -88,6 +92,20 @@ Deno.test("outside lifecycle/, the engine is reached through its face and the SD
     .filter((e) => !faces.includes(e.to))
     .filter((e) => !(isTest(e.from) && basename(e.to) === TEST_UTILS))
     .map((e) => `${e.from} imports ${e.to} (use ${faces.join(" or ")})`);
+  assert.deepEqual(violations, []);
+});
+
+/** Packages whose face (`mod.ts`) is the only file code elsewhere may import. */
+const PACKAGES = ["github/", "daemon/", "dispatch/", "ingress/", "poll/", "webhook/"];
+
+Deno.test("the daemon's packages are reached through their mod.ts from outside", () => {
+  const violations = all
+    .filter((e) => !isTest(e.from))
+    .filter((e) => {
+      const pkg = PACKAGES.find((p) => e.to.startsWith(p));
+      return pkg !== undefined && !e.from.startsWith(pkg) && e.to !== `${pkg}mod.ts`;
+    })
+    .map((e) => `${e.from} imports ${e.to} (use its folder's mod.ts)`);
   assert.deepEqual(violations, []);
 });
 

@@ -1,0 +1,112 @@
+/**
+ * Hot reload for the daemons: before each cycle (poller) or event (receiver) they ask
+ * {@linkcode ConfigReloader.check} for the config. It re-reads the file only when its content
+ * changed (by hash), so an unchanged file costs one read and never a rebuild. A good edit is
+ * taken (`config.reloaded`, naming the sections that changed); a broken one keeps the previous
+ * config and says why once per broken content (`config.reload_failed`), not on every cycle.
+ *
+ * @module
+ */
+import {
+  type CliConfig,
+  configFromText,
+  type EnvReader,
+  type LoadedConfig,
+} from "../config/mod.ts";
+import { formatProblem, messageOf, ProblemsError } from "../errors.ts";
+import type { EventSink } from "../events/mod.ts";
+
+/** Options of {@linkcode ConfigReloader}. */
+export interface ConfigReloaderOptions {
+  /** The config the daemon started with. */
+  loaded: LoadedConfig;
+  env: EnvReader;
+  cwd: string;
+  events: EventSink;
+  /** Told (once per broken content) why an edit was refused; default: nothing. */
+  warn?: (message: string) => void;
+}
+
+async function hashOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest).slice(0, 8), (b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+function changedSections(before: CliConfig, after: CliConfig): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+}
+
+/** Re-reads the config file when it changed. */
+export class ConfigReloader {
+  readonly path: string | null;
+  readonly #opts: ConfigReloaderOptions;
+  #config: CliConfig;
+  #hash: string | undefined;
+  #refused: string | undefined;
+
+  constructor(opts: ConfigReloaderOptions) {
+    this.#opts = opts;
+    this.path = opts.loaded.path;
+    this.#config = opts.loaded.config;
+  }
+
+  /** The config in force. */
+  get config(): CliConfig {
+    return this.#config;
+  }
+
+  /** The config to use now: re-read and validated when the file's content changed. */
+  async check(): Promise<CliConfig> {
+    if (this.path === null) return this.#config;
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.path);
+    } catch (error) {
+      return this.#refuse(`unreadable:${messageOf(error)}`, [
+        `cannot read ${this.path} (${messageOf(error)})`,
+      ]);
+    }
+    const hash = await hashOf(text);
+    if (this.#hash === undefined) {
+      // the first look only learns the hash of what the daemon started with
+      this.#hash = hash;
+      return this.#config;
+    }
+    if (hash === this.#hash || hash === this.#refused) return this.#config;
+    try {
+      const { config } = await configFromText(text, {
+        file: this.path,
+        env: this.#opts.env,
+        cwd: this.#opts.cwd,
+      });
+      const changed = changedSections(this.#config, config);
+      this.#config = config;
+      this.#hash = hash;
+      this.#refused = undefined;
+      this.#opts.events.emit("config.reloaded", { path: this.path, hash, changed });
+      return config;
+    } catch (error) {
+      const problems = error instanceof ProblemsError
+        ? error.problems.map(formatProblem)
+        : [messageOf(error)];
+      return this.#refuse(hash, problems);
+    }
+  }
+
+  #refuse(key: string, problems: string[]): CliConfig {
+    if (this.#refused === key) return this.#config;
+    this.#refused = key;
+    this.#opts.events.emit("config.reload_failed", { path: this.path, problems }, {
+      level: "error",
+    });
+    this.#opts.warn?.(
+      `config edit refused, keeping the previous config: ${problems.length} problem(s) in ` +
+        `${this.path}:\n` + problems.map((p) => `  ${p}`).join("\n"),
+    );
+    return this.#config;
+  }
+}

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadConfig } from "../config/mod.ts";
+import { MemorySink } from "../events/mod.ts";
+import { ConfigReloader } from "./reload.ts";
+
+async function setup(yaml: string) {
+  const dir = Deno.makeTempDirSync({ prefix: "the-loop-reload-" });
+  const path = join(dir, "cli-config.yaml");
+  Deno.writeTextFileSync(path, yaml);
+  const env = (name: string) => (name === "HOME" ? dir : undefined);
+  const loaded = await loadConfig({ flag: path, env, cwd: dir });
+  const events = new MemorySink();
+  const warnings: string[] = [];
+  const reloader = new ConfigReloader({
+    loaded,
+    env,
+    cwd: dir,
+    events,
+    warn: (m) => warnings.push(m),
+  });
+  return { path, reloader, events, warnings };
+}
+
+Deno.test("an unchanged file is never rebuilt and says nothing", async () => {
+  const { reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
+  const first = await reloader.check();
+  assert.equal(await reloader.check(), first);
+  assert.equal(await reloader.check(), first);
+  assert.deepEqual(events.records, []);
+});
+
+Deno.test("an edit is taken on the next check, naming the sections that changed", async () => {
+  const { path, reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
+  await reloader.check();
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 5\n");
+  const config = await reloader.check();
+  assert.equal(config.polling.intervalSeconds, 5);
+  assert.equal(reloader.config, config);
+  assert.equal(events.records.length, 1);
+  assert.equal(events.records[0].event, "config.reloaded");
+  assert.deepEqual(events.records[0].changed, ["polling"]);
+  assert.equal(events.records[0].path, path);
+});
+
+Deno.test("a broken edit keeps the previous config and says why once", async () => {
+  const { path, reloader, events, warnings } = await setup("polling:\n  intervalSeconds: 30\n");
+  await reloader.check();
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: soon\n");
+  for (let i = 0; i < 3; i++) assert.equal((await reloader.check()).polling.intervalSeconds, 30);
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reload_failed"]);
+  assert.match(
+    String(events.records[0].problems),
+    /cli-config\.yaml:2:\d+: polling\.intervalSeconds/,
+  );
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /keeping the previous config/);
+  // fixed again: taken
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 7\n");
+  assert.equal((await reloader.check()).polling.intervalSeconds, 7);
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reload_failed", "config.reloaded"]);
+});
+
+Deno.test("a token in a broken edit is masked in the event", async () => {
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  const { path, reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
+  await reloader.check();
+  Deno.writeTextFileSync(path, `github:\n  ${token}: 1\n`);
+  await reloader.check();
+  assert.equal(events.records[0].event, "config.reload_failed");
+  assert.ok(!JSON.stringify(events.records).includes(token));
+});
