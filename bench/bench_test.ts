@@ -72,6 +72,19 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
   assert.equal(result.hooks_idle_rss.hooks, 10);
   assert.ok(result.hooks_idle_rss.rss_after_kib > result.hooks_idle_rss.rss_at_start_kib);
   assert.equal(result.hooks_cli_start.hooks_json.error, undefined);
+  // the idle poll cycle: one request per repo, every one a 304 (a count, not a timing)
+  assert.equal(result.poll_idle_cycle.requests, 20);
+  assert.equal(result.poll_idle_cycle.not_modified, 20);
+  // webhook ingest: both runs measured and reported, with signatures on
+  const ingest = result.webhook_ingest;
+  assert.equal(ingest.signatures, true);
+  assert.equal(ingest.connections, 64);
+  for (const run of [ingest.route, ingest.no_route]) {
+    assert.ok(run.requests > 0 && run.p50_ms > 0 && run.p99_ms >= run.p50_ms, JSON.stringify(run));
+    assert.equal(run.errors, 0);
+  }
+  assert.ok(ingest.route.routed_to_journal > 0, "routed deliveries reach the dispatcher");
+  assert.equal(typeof ingest.meets_target, "boolean");
   assert.ok(result.hooks_cli_start.hooks_json.stdout_bytes > 0);
   for (
     const m of [

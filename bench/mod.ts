@@ -18,6 +18,8 @@ import * as hooksModule from "./hooks_module_bench.ts";
 import * as hooksRemoteCommand from "./hooks_remote_command_bench.ts";
 import * as hooksRunner from "./hooks_runner_bench.ts";
 import * as hooksValidate from "./hooks_validate_bench.ts";
+import * as webhookIngest from "./webhook_ingest.ts";
+import * as pollIdleCycle from "./poll_idle_cycle.ts";
 
 /** One bench: measures something and returns its figures. */
 export interface BenchModule {
@@ -36,6 +38,8 @@ export const BENCHES: Record<string, BenchModule> = {
   hooks_idle_rss: hooksIdleRss,
   hooks_cli_start: hooksCliStart,
   hooks_validate: hooksValidate,
+  webhook_ingest: webhookIngest,
+  poll_idle_cycle: pollIdleCycle,
 };
 
 /** Runs the benches named in `only` (default: all), in order. */

@@ -12,7 +12,9 @@ import * as init from "./init.ts";
 import * as config from "./config/mod.ts";
 import * as events from "./events.ts";
 import * as hooks from "./hooks/mod.ts";
+import * as ghWebhook from "./gh_webhook/mod.ts";
 import * as completions from "./completions.ts";
+import * as poll from "./poll/mod.ts";
 
 /** A command module: adds its command (and subcommands) to the program. */
 export interface CommandModule {
@@ -20,7 +22,15 @@ export interface CommandModule {
 }
 
 /** Every top-level command, in the order `--help` lists them. */
-export const COMMANDS: readonly CommandModule[] = [init, config, events, hooks, completions];
+export const COMMANDS: readonly CommandModule[] = [
+  init,
+  config,
+  poll,
+  ghWebhook,
+  events,
+  hooks,
+  completions,
+];
 
 /**
  * How every command's `--help` reads (subcommands inherit it): the global flags are listed too,

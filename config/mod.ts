@@ -97,6 +97,8 @@ export interface LoadedConfig {
   config: CliConfig;
   /** Line and column (1-based) of a key path's value in the file, when it is there. */
   locate(keyPath: KeyPath): Position | undefined;
+  /** The file's text as read (null: no file); daemons hash it to see later edits. */
+  text?: string | null;
 }
 
 async function readConfigText(path: string): Promise<string> {
@@ -171,5 +173,6 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     baseDir: path ? dirname(path) : opts.cwd,
     config,
     locate,
+    text,
   };
 }

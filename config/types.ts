@@ -147,7 +147,14 @@ export interface CliConfig {
       routing: RoutingConfig;
     };
   };
-  polling: { intervalSeconds: number; stateFile: string; pidfile: string; sources: PollSource[] };
+  polling: {
+    intervalSeconds: number;
+    /** Attempts a failing delivery gets before the poller gives up (≥ 1). */
+    maxRetries: number;
+    stateFile: string;
+    pidfile: string;
+    sources: PollSource[];
+  };
   eventLog: { enabled: boolean; path: string };
   hooks: HookEntry[];
   collaborators: Collaborator[];

@@ -1,7 +1,9 @@
 /**
  * Hot reload for the daemons: before each cycle (poller) or event (receiver) they ask
- * {@linkcode ConfigReloader.check} for the config. It re-reads the file only when its content
- * changed (by hash), so an unchanged file costs one read and never a rebuild. A good edit is
+ * {@linkcode ConfigReloader.check} for the config. It looks at the file's `stat` first (see
+ * `state/stat_gate.ts`), re-reads it only when that may have changed, and rebuilds only when the
+ * content changed (by hash): an unchanged file costs one `stat` and never a rebuild. Concurrent
+ * callers share one check. A good edit is
  * taken (`config.reloaded`, naming the sections that changed); a broken one keeps the previous
  * config and says why once per broken content (`config.reload_failed`), not on every cycle.
  *
@@ -15,6 +17,7 @@ import {
 } from "../config/mod.ts";
 import { formatProblem, messageOf, ProblemsError } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
+import { StatGate } from "../state/stat_gate.ts";
 
 /** Options of {@linkcode ConfigReloader}. */
 export interface ConfigReloaderOptions {
@@ -47,11 +50,16 @@ export class ConfigReloader {
   #config: CliConfig;
   #hash: string | undefined;
   #refused: string | undefined;
+  #initialText: string | null | undefined;
+  readonly #gate: StatGate;
+  #inflight: Promise<CliConfig> | undefined;
 
   constructor(opts: ConfigReloaderOptions) {
     this.#opts = opts;
     this.path = opts.loaded.path;
     this.#config = opts.loaded.config;
+    this.#initialText = opts.loaded.text;
+    this.#gate = new StatGate(this.path);
   }
 
   /** The config in force. */
@@ -60,8 +68,22 @@ export class ConfigReloader {
   }
 
   /** The config to use now: re-read and validated when the file's content changed. */
-  async check(): Promise<CliConfig> {
+  check(): Promise<CliConfig> {
+    if (this.path === null || !this.#gate.due()) {
+      return this.#inflight ?? Promise.resolve(this.#config);
+    }
+    const run = (this.#inflight ?? Promise.resolve(this.#config)).then(() => this.#check());
+    this.#inflight = run;
+    run.finally(() => this.#inflight === run && (this.#inflight = undefined)).catch(() => {});
+    return run;
+  }
+
+  async #check(): Promise<CliConfig> {
     if (this.path === null) return this.#config;
+    if (this.#hash === undefined && typeof this.#initialText === "string") {
+      // the hash of what the daemon started with: an edit made since is seen at once
+      this.#hash = await hashOf(this.#initialText);
+    }
     let text: string;
     try {
       text = await Deno.readTextFile(this.path);

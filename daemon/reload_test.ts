@@ -22,6 +22,21 @@ async function setup(yaml: string) {
   return { path, reloader, events, warnings };
 }
 
+Deno.test("an edit made between loading and the first check is seen", async () => {
+  const { path, reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 9\n");
+  assert.equal((await reloader.check()).polling.intervalSeconds, 9);
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reloaded"]);
+});
+
+Deno.test("concurrent checks share one read: one reload event for one edit", async () => {
+  const { path, reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 8\n");
+  const all = await Promise.all(Array.from({ length: 20 }, () => reloader.check()));
+  assert.ok(all.every((c) => c.polling.intervalSeconds === 8));
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reloaded"]);
+});
+
 Deno.test("an unchanged file is never rebuilt and says nothing", async () => {
   const { reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
   const first = await reloader.check();

@@ -39,6 +39,8 @@ export interface Subject {
   nodeId?: string;
   /** Its `html_url`. */
   url?: string;
+  /** The number of the issue or pull request the subject is (or is on). */
+  number?: number;
   /** Inline review comments: the file and line (`line`, else `original_line`). */
   path?: string;
   line?: number | null;

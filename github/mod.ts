@@ -30,6 +30,7 @@ export {
 export { GitHubError, type GitHubErrorInit, type GitHubErrorKind } from "./error.ts";
 export {
   ghProgramFromConfig,
+  ghProgramWarnings,
   type ResolvedToken,
   resolveToken,
   type ResolveTokenOptions,

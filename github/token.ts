@@ -111,12 +111,28 @@ export async function resolveToken(opts: ResolveTokenOptions = {}): Promise<Reso
  * `webhooks.ghWebhook.routing.control`, `.reactions`, `.announce`), else `gh`. See docs/decisions/0005-github-client.md.
  */
 export function ghProgramFromConfig(config: Pick<CliConfig, "webhooks" | "polling">): string {
+  return ghCandidates(config).find((c) => c !== "gh") ?? "gh";
+}
+
+function ghCandidates(config: Pick<CliConfig, "webhooks" | "polling">): string[] {
   const routing = config.webhooks?.ghWebhook?.routing;
-  const candidates = [
+  return [
     ...(config.polling?.sources ?? []).map((s) => s.ghBinary),
     routing?.control?.ghBinary,
     routing?.reactions?.ghBinary,
     routing?.announce?.ghBinary,
+  ].filter((c): c is string => !!c);
+}
+
+/**
+ * A warning when the legacy `ghBinary` keys name different programs (only one is used, for
+ * `gh auth token`); none otherwise.
+ */
+export function ghProgramWarnings(config: Pick<CliConfig, "webhooks" | "polling">): string[] {
+  const named = [...new Set(ghCandidates(config).filter((c) => c !== "gh"))];
+  if (named.length < 2) return [];
+  return [
+    `the ghBinary keys name ${named.length} different programs (${named.join(", ")}); only ` +
+    `"${named[0]}" is used, to run 'auth token' when no token variable is set: make them agree`,
   ];
-  return candidates.find((c) => c && c !== "gh") ?? "gh";
 }

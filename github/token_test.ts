@@ -112,3 +112,20 @@ Deno.test("ghProgramFromConfig: the first ghBinary set to something else than gh
   assert.equal(ghProgramFromConfig(config(["gh"], "/opt/gh")), "/opt/gh");
   assert.equal(ghProgramFromConfig(config(["/usr/local/bin/gh"], "/opt/gh")), "/usr/local/bin/gh");
 });
+
+Deno.test("legacy ghBinary keys that disagree are warned about; agreeing ones are not", async () => {
+  const { ghProgramFromConfig, ghProgramWarnings } = await import("./token.ts");
+  const config = (sources: string[], reactions = "gh") =>
+    ({
+      polling: { sources: sources.map((ghBinary) => ({ ghBinary })) },
+      webhooks: { ghWebhook: { routing: { reactions: { ghBinary: reactions } } } },
+    }) as unknown as Parameters<typeof ghProgramWarnings>[0];
+  assert.deepEqual(ghProgramWarnings(config(["gh"])), []);
+  assert.deepEqual(ghProgramWarnings(config(["/opt/gh", "/opt/gh"])), []);
+  assert.equal(ghProgramFromConfig(config(["gh"], "/usr/local/bin/gh")), "/usr/local/bin/gh");
+  const [warning] = ghProgramWarnings(config(["/opt/gh"], "/usr/local/bin/gh"));
+  assert.match(
+    warning,
+    /2 different programs \(\/opt\/gh, \/usr\/local\/bin\/gh\); only "\/opt\/gh"/,
+  );
+});

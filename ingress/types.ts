@@ -21,6 +21,11 @@ export interface IngressEvent {
    * absent the router asks GitHub (GraphQL) for PR-shaped events.
    */
   closingIssues?: IssueRef[];
+  /**
+   * The poller's presence nudge ("this labelled item is armed and has no session"): routed as
+   * kind `presence` instead of `item`. Webhook deliveries never set it.
+   */
+  presence?: boolean;
 }
 
 /** Why the router dropped an event before any dispatcher saw it (`routing.dropped`'s `reason`). */
@@ -50,4 +55,9 @@ export interface RoutingPolicy {
 export interface RouterGitHub {
   closingIssues(repo: RepoName, number: number): Promise<IssueRef[]>;
   getIssue(repo: RepoName, number: number): Promise<GitHubIssue>;
+}
+
+/** What an ingress path hands events to: the {@linkcode Router} (tests may stand a fake here). */
+export interface RouteSink {
+  route(event: IngressEvent, opts?: { signal?: AbortSignal }): Promise<RouteResult>;
 }

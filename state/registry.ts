@@ -1,13 +1,17 @@
 /**
  * The session registry: one human-readable JSON file per session in `routing.registryDir`
- * (`<slug>.json`). The dispatcher owns writing it (issue #10); ingress only reads it, through
- * {@linkcode SessionLookup}, so there is one registry, not two. A file the registry did not
- * write, or cannot parse, is skipped with a warning and never fatal.
+ * (`<slug>.json`, e.g. `github-octo-repo-15.json`). The dispatcher owns writing it (issue #10);
+ * ingress only reads it, through {@linkcode SessionLookup}, so there is one registry, not two.
+ * Only files named like a session's slug (`github-….json`) are looked at, so other files in the
+ * folder (the poll ledger `poll-state.json` sits there by default) are none of its business; a
+ * slug-named file the registry did not write, or cannot parse, is skipped with a warning and
+ * never fatal.
  *
  * @module
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
+import { StatGate } from "./stat_gate.ts";
 import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
 
 /** A session's status: `active` and `paused` are live (they own their work item). */
@@ -42,6 +46,9 @@ export interface SessionLookup {
   listLive(): Promise<SessionRecord[]>;
 }
 
+/** The names of session files: `github-<slug>.json`. */
+const SESSION_FILE = /^github-.+\.json$/;
+
 function isRecord(value: unknown): value is SessionRecord {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -51,15 +58,36 @@ function isRecord(value: unknown): value is SessionRecord {
     (v.status === "active" || v.status === "paused" || v.status === "closed");
 }
 
-/** The registry directory, read from disk on every question (the dispatcher may be another process). */
+/**
+ * The registry directory, read from disk on every question (the dispatcher may be another
+ * process). Asking about an item with no session file is the common case under load (every
+ * webhook for an item nobody works on), so the folder's listing is kept and re-read only when
+ * the folder's `stat` says it may have changed (every write is a rename into it); a file that is
+ * listed is read afresh each time.
+ */
 export class RegistryDir implements SessionLookup {
   readonly dir: string;
   readonly #warn: (message: string) => void;
   readonly #warned = new Set<string>();
+  readonly #gate: StatGate;
+  #names: Set<string> = new Set();
 
   constructor(dir: string, opts: { warn?: (message: string) => void } = {}) {
     this.dir = dir;
     this.#warn = opts.warn ?? (() => {});
+    this.#gate = new StatGate(dir);
+  }
+
+  /** The names in the folder, re-listed when it may have changed. */
+  #listing(): Set<string> {
+    if (!this.#gate.due()) return this.#names;
+    const names = new Set<string>();
+    try {
+      for (const entry of Deno.readDirSync(this.dir)) names.add(entry.name);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return this.#names = names;
   }
 
   /** The file a ref's session lives in. */
@@ -70,6 +98,7 @@ export class RegistryDir implements SessionLookup {
   async live(ref: string): Promise<SessionRecord | undefined> {
     const item = parseWorkItem(ref);
     if (!item) return undefined;
+    if (!this.#listing().has(`${slugOf(item)}.json`)) return undefined;
     const record = await this.#read(this.pathOf(item));
     return record && record.workItem.ref === item.ref && record.status !== "closed"
       ? record
@@ -86,7 +115,7 @@ export class RegistryDir implements SessionLookup {
       throw error;
     }
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      if (!entry.isFile || !SESSION_FILE.test(entry.name)) continue;
       const record = await this.#read(join(this.dir, entry.name));
       if (record && record.status !== "closed") out.push(record);
     }

@@ -24,7 +24,15 @@ Deno.test("--help lists every command and exits 0", async () => {
   const r = await cli(["--help"]);
   assert.equal(r.code, 0);
   const names = buildProgram(silentContext()).commands.map((c) => c.name());
-  assert.deepEqual(names, ["init", "config", "events", "hooks", "completions"]);
+  assert.deepEqual(names, [
+    "init",
+    "config",
+    "poll",
+    "gh-webhook",
+    "events",
+    "hooks",
+    "completions",
+  ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));
   assert.match(r.stdout, /-c, --config <path>/);
 });

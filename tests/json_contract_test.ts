@@ -21,6 +21,8 @@ const SCHEMAS = [
   "config-validate",
   "config-show",
   "events-types",
+  "poll-status",
+  "poll-dry-run",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -150,12 +152,14 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     ],
     [["config", "validate", "--format", "json"], "config-validate", {}],
     [["config", "show", "--format", "json"], "config-show", {}],
+    [["poll", "status", "--format", "json"], "poll-status", {}],
+    [["poll", "start", "--dry-run", "--format", "json"], "poll-dry-run", {}],
   ];
   for (const [label, files, config] of BROKEN) {
     const cwd = tree(files);
     for (const [args, schema, fields] of runs) {
-      // config show reads no hooks: a bad declaration is for the hooks commands to find
-      if (schema === "config-show" && files["c.yaml"] === BAD_DECLARATION) continue;
+      // config show and poll read no hooks: a bad declaration is for the hooks commands to find
+      if (!schema.startsWith("hooks") && files["c.yaml"] === BAD_DECLARATION) continue;
       const r = await cli(["-c", config, ...args], { cwd, stdin: "{}" });
       const doc = conforms(r, schema, { ok: false });
       const what = `${args.join(" ")} with ${label}`;
@@ -305,4 +309,45 @@ Deno.test("a usage error prints no JSON: exit 2, text on stderr", async () => {
     assert.equal(r.stdout, "", args.join(" "));
     assert.notEqual(r.stderr, "");
   }
+});
+
+Deno.test("poll status and poll start --dry-run --format json: success, and no token", async () => {
+  const { FakeGitHub } = await import("./fake_github/mod.ts");
+  await using gh = await FakeGitHub.start({ token: "t0k" });
+  const issue = gh.world.addIssue("octo/repo", { labels: ["the-loop: auto-execute"] });
+  gh.world.addComment("octo/repo", issue.number, "the-loop:start-execution", "alice");
+  const cwd = tree({
+    "c.yaml": [
+      `github: { apiUrl: "${gh.url}", tokenEnv: CONTRACT_TOKEN }`,
+      "webhooks: { ghWebhook: { routing: { authorizedUsers: [alice] } } }",
+      "polling: { sources: [{ provider: github, repos: [octo/repo] }] }",
+      "",
+    ].join("\n"),
+  });
+  const status = conforms(
+    await cli(["-c", "c.yaml", "poll", "status", "--format", "json"], { cwd }),
+    "poll-status",
+    { ok: true },
+  );
+  assert.equal(status.running, false);
+  const dry = conforms(
+    await cli(["-c", "c.yaml", "poll", "start", "--dry-run", "--format", "json"], {
+      cwd,
+      env: { CONTRACT_TOKEN: "t0k" },
+    }),
+    "poll-dry-run",
+    { ok: true },
+  );
+  const handovers = dry.handovers as { workItem: string; kind: string; actor: string }[];
+  assert.ok(handovers.some((h) => h.workItem === "github:octo/repo#1" && h.actor === "alice"));
+  // no token anywhere (and no gh to ask): the envelope says so, exit 1
+  const none = conforms(
+    await cli(["-c", "c.yaml", "poll", "start", "--dry-run", "--format", "json"], {
+      cwd,
+      env: { PATH: "/nonexistent" },
+    }),
+    "poll-dry-run",
+    { ok: false },
+  );
+  assert.match(none.problems[0].message, /GH_TOKEN|GITHUB_TOKEN/);
 });

@@ -11,17 +11,26 @@
  * gh.fault({ path: "/repos/octo/repo/issues", kind: "status", status: 502, times: 2 });
  * // … point the code under test at gh.url …
  * gh.requests; // every request: method, path, query, headers (no authorization), status
+ * await gh.deliver(receiverUrl, { secret }); // the webhooks of every change above, signed, in order
  * ```
  *
  * @module
  */
 import { type Fault, handle, type RecordedRequest, type ServerState } from "./server.ts";
 import { sendWebhook, type WebhookOptions, type WebhookResult } from "./webhook.ts";
-import { World } from "./world.ts";
+import { type Change, World } from "./world.ts";
 
 export type { Fault, FaultKind, RecordedRequest } from "./server.ts";
 export { signature, type WebhookOptions, type WebhookResult } from "./webhook.ts";
-export { type Item, type Json, type NewItem, publicView, type Repo, World } from "./world.ts";
+export {
+  type Change,
+  type Item,
+  type Json,
+  type NewItem,
+  publicView,
+  type Repo,
+  World,
+} from "./world.ts";
 
 /** Options of {@linkcode FakeGitHub.start}. */
 export interface FakeGitHubOptions {
@@ -31,6 +40,8 @@ export interface FakeGitHubOptions {
   actor?: string;
   /** The web host in `html_url`s; default `https://github.com`. */
   host?: string;
+  /** The port on 127.0.0.1; default 0 (a free one). */
+  port?: number;
 }
 
 /** The fake GitHub server. */
@@ -38,6 +49,7 @@ export class FakeGitHub {
   readonly world: World;
   readonly #state: ServerState;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
+  #delivered = 0;
 
   private constructor(state: ServerState, server: Deno.HttpServer<Deno.NetAddr>) {
     this.#state = state;
@@ -61,7 +73,7 @@ export class FakeGitHub {
     return new Promise((resolve) => {
       const server = Deno.serve({
         hostname: "127.0.0.1",
-        port: 0,
+        port: opts.port ?? 0,
         onListen: () => {},
       }, (req) => handle(state, req));
       url = `http://127.0.0.1:${server.addr.port}`;
@@ -107,6 +119,28 @@ export class FakeGitHub {
     opts: WebhookOptions = {},
   ): Promise<WebhookResult> {
     return sendWebhook(url, event, payload, opts);
+  }
+
+  /**
+   * POSTs the webhook deliveries of the world's changes not yet delivered (see
+   * `world.changes`), signed with `opts.secret`, one at a time in order, each with a fresh
+   * delivery id. Resolves to one result per delivery, with the change it carried.
+   */
+  async deliver(
+    url: string,
+    opts: Omit<WebhookOptions, "deliveryId"> = {},
+  ): Promise<(WebhookResult & { change: Change })[]> {
+    const out: (WebhookResult & { change: Change })[] = [];
+    while (this.#delivered < this.world.changes.length) {
+      const change = this.world.changes[this.#delivered++];
+      out.push({ ...(await sendWebhook(url, change.event, change.payload, opts)), change });
+    }
+    return out;
+  }
+
+  /** Marks every change so far as delivered (without sending it). */
+  skipChanges(): void {
+    this.#delivered = this.world.changes.length;
   }
 
   /** Stops the server. */

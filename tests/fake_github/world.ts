@@ -8,6 +8,8 @@
  * @module
  */
 
+import { type Change, snapshot } from "./changes.ts";
+
 // deno-lint-ignore no-explicit-any
 export type Json = any;
 
@@ -54,12 +56,21 @@ export interface NewItem {
 
 const b64 = (s: string) => btoa(s).replace(/=+$/, "");
 
+export type { Change } from "./changes.ts";
+
 export class World {
   readonly host: string;
   readonly repos = new Map<string, Repo>();
   readonly users = new Map<string, User>();
   /** Milliseconds since the epoch; tests may move it. */
   clock: () => number = Date.now;
+  /**
+   * The webhook delivery each change would make, oldest first (see `changes.ts`);
+   * `FakeGitHub.deliver` sends the ones not yet sent.
+   */
+  readonly changes: Change[] = [];
+  /** The `sender` of changes made without a user (labels, close, reopen); default octocat. */
+  sender = "octocat";
   #nextId = 1000;
 
   constructor(host = "https://github.com") {
@@ -166,7 +177,9 @@ export class World {
 
   /** A new open issue. */
   addIssue(fullName: string, opts: NewItem = {}): Json {
-    return this.#newIssue(this.addRepo(fullName), opts, "issues").issue;
+    const item = this.#newIssue(this.addRepo(fullName), opts, "issues");
+    this.#record(fullName, item, "opened", opts.user ?? "octocat");
+    return item.issue;
   }
 
   /** A new open pull request (an issue with `pull_request`). */
@@ -196,7 +209,50 @@ export class World {
       reviews: [],
       reviewComments: [],
     };
+    this.#record(fullName, item, "opened", opts.user ?? "octocat");
     return item.issue;
+  }
+
+  /** Appends the delivery a change makes (`issues` or `pull_request`, by the item's kind). */
+  #record(fullName: string, item: Item, action: string, sender: string, extra: Json = {}): void {
+    const base = {
+      action,
+      ...extra,
+      repository: this.repo(fullName).payload,
+      sender: this.user(sender),
+    };
+    const payload = item.pull
+      ? {
+        ...base,
+        number: item.issue.number,
+        pull_request: this.pullPayload(fullName, item.issue.number),
+      }
+      : { ...base, issue: item.issue };
+    this.changes.push({
+      event: item.pull ? "pull_request" : "issues",
+      action,
+      payload: snapshot(payload),
+    });
+  }
+
+  /** Appends a delivery of `event` with `payload` (repository and sender added). */
+  #recordOther(
+    fullName: string,
+    event: string,
+    action: string,
+    sender: string,
+    payload: Json,
+  ): void {
+    this.changes.push({
+      event,
+      action,
+      payload: snapshot({
+        action,
+        ...payload,
+        repository: this.repo(fullName).payload,
+        sender: this.user(sender),
+      }),
+    });
   }
 
   #touch(item: Item): void {
@@ -223,6 +279,7 @@ export class World {
     item.comments.push(comment);
     item.issue.comments = item.comments.length;
     this.#touch(item);
+    this.#recordOther(fullName, "issue_comment", "created", user, { issue: item.issue, comment });
     return comment;
   }
 
@@ -249,6 +306,12 @@ export class World {
     };
     item.pull.reviews.push(review);
     this.#touch(item);
+    if (review.state !== "PENDING") {
+      this.#recordOther(fullName, "pull_request_review", "submitted", review.user.login, {
+        review,
+        pull_request: this.pullPayload(fullName, number),
+      });
+    }
     return review;
   }
 
@@ -282,6 +345,10 @@ export class World {
     };
     item.pull.reviewComments.push(comment);
     this.#touch(item);
+    this.#recordOther(fullName, "pull_request_review_comment", "created", comment.user.login, {
+      comment,
+      pull_request: this.pullPayload(fullName, number),
+    });
     return comment;
   }
 
@@ -291,8 +358,11 @@ export class World {
     let changed = false;
     for (const name of names) {
       if (item.issue.labels.some((l: Json) => l.name === name)) continue;
-      item.issue.labels.push(this.label(name));
+      const label = this.label(name);
+      item.issue.labels.push(label);
       changed = true;
+      this.#touch(item);
+      this.#record(fullName, item, "labeled", this.sender, { label });
     }
     if (changed) this.#touch(item);
     return item.issue.labels;
@@ -301,10 +371,11 @@ export class World {
   /** Removes a label; false when the item did not carry it. */
   removeLabel(fullName: string, number: number, name: string): boolean {
     const item = this.item(fullName, number);
-    const before = item.issue.labels.length;
+    const label = item.issue.labels.find((l: Json) => l.name === name);
     item.issue.labels = item.issue.labels.filter((l: Json) => l.name !== name);
-    if (item.issue.labels.length === before) return false;
+    if (!label) return false;
     this.#touch(item);
+    this.#record(fullName, item, "unlabeled", this.sender, { label });
     return true;
   }
 
@@ -315,12 +386,14 @@ export class World {
     item.issue.state = "closed";
     item.issue.state_reason = "completed";
     item.issue.closed_at = t;
+    item.issue.closed_by = this.user(this.sender);
     if (item.pull && opts.merged) {
       item.pull.merged = true;
       item.pull.merged_at = t;
       item.issue.pull_request.merged_at = t;
     }
     this.#touch(item);
+    this.#record(fullName, item, "closed", this.sender);
   }
 
   /** Reopens an item. */
@@ -330,6 +403,7 @@ export class World {
     item.issue.state_reason = "reopened";
     item.issue.closed_at = null;
     this.#touch(item);
+    this.#record(fullName, item, "reopened", this.sender);
   }
 
   /** Gives `login` a permission (`admin`, `write`, `read`, …) on a repository. */

@@ -1,0 +1,60 @@
+/**
+ * What `gh-webhook start` routes through: the shared ingress stack (`openIngress`: router,
+ * registry, GitHub, the interim journal dispatcher), with the config hot-reloaded before each
+ * event (the reloader looks at the file's stat and re-reads it only when it may have changed).
+ *
+ * @module
+ */
+import type { CliConfig, EnvReader } from "../../config/mod.ts";
+import type { ConfigReloader } from "../../daemon/mod.ts";
+import type { EventSink } from "../../events/mod.ts";
+import { ghProgramFromConfig, resolveToken } from "../../github/mod.ts";
+import {
+  type IngressEvent,
+  openIngress,
+  type RouteResult,
+  type RouteSink,
+} from "../../ingress/mod.ts";
+
+/** Options of {@linkcode openRouting}. */
+export interface RoutingOptions {
+  config: CliConfig;
+  reloader: ConfigReloader;
+  env: EnvReader;
+  events: EventSink;
+  /** Told each policy warning (at startup and after a reload that changes the policy). */
+  warn: (message: string) => void;
+  /** Aborted at shutdown: ends GitHub waits at once. */
+  signal: AbortSignal;
+}
+
+/** The route sink and what to close at shutdown. */
+export interface Routing {
+  sink: RouteSink;
+  close(): Promise<void>;
+}
+
+/** Builds the routing; throws (naming the ways to give one) when no GitHub token is found. */
+export async function openRouting(opts: RoutingOptions): Promise<Routing> {
+  const { config } = opts;
+  const { token } = await resolveToken({
+    tokenEnv: config.github.tokenEnv,
+    env: opts.env,
+    ghProgram: ghProgramFromConfig(config),
+    apiUrl: config.github.apiUrl,
+  });
+  const ingress = await openIngress({
+    config,
+    token,
+    events: opts.events,
+    signal: opts.signal,
+    warn: opts.warn,
+  });
+  const sink: RouteSink = {
+    async route(event: IngressEvent, o?: { signal?: AbortSignal }): Promise<RouteResult> {
+      ingress.reconfigure(await opts.reloader.check());
+      return await ingress.router.route(event, o);
+    },
+  };
+  return { sink, close: () => ingress.github.flush() };
+}

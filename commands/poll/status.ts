@@ -1,0 +1,74 @@
+/**
+ * `the-loop poll status [--format table|json]`: whether a poller runs (the pidfile's lock is the
+ * only proof: `poll-status.json` holds no pid, so a forged or stale status never makes a dead
+ * poller look alive) and what its last cycle did (case 32). Exit 0 whether or not one runs.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { lockHolder } from "../../daemon/mod.ts";
+import { readStatus, statusPath } from "../../poll/mod.ts";
+import { loadCliConfig } from "../_config.ts";
+import type { CliContext } from "../context.ts";
+import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
+import { formatOption, table } from "../_output.ts";
+import { pidfileOf } from "./_paths.ts";
+
+interface StatusFlags {
+  pidfile?: string;
+  format: "table" | "json";
+}
+
+/** Adds `status` to the `poll` group. */
+export function register(group: Command, ctx: CliContext): void {
+  const cmd = group.command("status")
+    .description("say whether a poller runs and what its last cycle did")
+    .option("--pidfile <path>", "the poller's pidfile (default: polling.pidfile)");
+  formatOption(cmd, ["table", "json"], "table");
+  cmd.action((flags: StatusFlags) =>
+    jsonOnFailure(ctx, { json: flags.format === "json", command: "poll status" }, async (ctx) => {
+      const loaded = await loadCliConfig(ctx);
+      const { config } = loaded;
+      const pidfile = pidfileOf(config, flags.pidfile, ctx.cwd);
+      const holder = await lockHolder(pidfile);
+      const status = await readStatus(config.state.root);
+      const running = holder.live;
+      if (flags.format === "json") {
+        printEnvelope(ctx, "poll status", { ok: true, config: configRef(loaded) }, {
+          running,
+          pid: running ? holder.pid : null,
+          pidfile,
+          statusFile: statusPath(config.state.root),
+          status: status ?? null,
+        });
+        return;
+      }
+      const rows: string[][] = [
+        ["running", running ? `yes (pid ${holder.pid ?? "unknown"})` : "no"],
+        [
+          "pidfile",
+          pidfile + (holder.exists && !running ? " (stale: left by a dead process)" : ""),
+        ],
+      ];
+      if (status) {
+        const c = status.lastCycle;
+        rows.push(
+          ["started", status.startedAt],
+          ["last cycle", status.lastCycleAt],
+          ["interval", `${status.intervalSeconds}s`],
+          ["items seen", String(c.itemsSeen)],
+          ["spawns", String(c.spawns)],
+          ["comments forwarded", String(c.commentsForwarded)],
+          ["closures", String(c.closures)],
+          ["failures", String(c.failures)],
+          ["errors", String(c.errors)],
+          ["interrupted", c.interrupted ? "yes" : "no"],
+          ["requests", `${c.requests ?? 0} (${c.notModified ?? 0} answered 304)`],
+        );
+      } else {
+        rows.push(["last cycle", `none recorded (${statusPath(config.state.root)})`]);
+      }
+      ctx.write(table(["", ""], rows).split("\n").slice(1).join("\n"));
+    })
+  );
+}

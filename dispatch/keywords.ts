@@ -1,0 +1,70 @@
+/**
+ * Control keywords in a comment (cases 55–57): `routing.control.keywords` name one keyword per
+ * command (`the-loop:start-execution` by default). A keyword matches as a whole token, in any
+ * case: the character just before and just after it must not be a word character, `:` or `-`, so
+ * `**the-loop:start-execution**` and `(THE-LOOP:START-EXECUTION)` match while
+ * `xthe-loop:start-execution` and `the-loop:start-execution:now` do not. A space inside a keyword
+ * matches any run of whitespace. The same keyword twice is one command; two different ones are
+ * ambiguous (nothing is executed). An empty keyword disables its command, and
+ * `control.enabled: false` recognises nothing. Only comment and review text is read — never an
+ * issue body.
+ *
+ * ```ts
+ * parseControl("Please the-loop:start-execution.", control); // { command: "start" }
+ * parseControl("the-loop:start-execution, no, the-loop:stop-execution", control);
+ * // { ambiguous: ["start", "stop"] }
+ * ```
+ *
+ * @module
+ */
+import type { RoutingConfig } from "../config/mod.ts";
+import type { ControlCommand } from "../state/control.ts";
+
+/** What a text asks of execution control. */
+export interface ParsedControl {
+  /** The one command the text carries. */
+  command?: ControlCommand;
+  /** Two or more different commands: none is executed. */
+  ambiguous?: ControlCommand[];
+}
+
+const ORDER: readonly ControlCommand[] = ["start", "stop", "pause", "resume"];
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+/** One compiled pattern per set of keywords (they change only on a config reload). */
+const patterns = new Map<string, { re: RegExp; commands: ControlCommand[] }>();
+
+/** One regular expression for every enabled keyword, each in its own capture group. */
+function pattern(control: RoutingConfig["control"]): { re: RegExp; commands: ControlCommand[] } {
+  const enabled = ORDER.filter((c) => (control.keywords[c] ?? "").trim() !== "");
+  const key = enabled.map((c) => `${c}=${control.keywords[c]}`).join("\n");
+  let found = patterns.get(key);
+  if (found) return found;
+  const alternatives = enabled.map((c) =>
+    `(${control.keywords[c].trim().split(/\s+/).map(escape).join("\\s+")})`
+  );
+  found = {
+    re: new RegExp(`(?<![\\w:-])(?:${alternatives.join("|")})(?![\\w:-])`, "gi"),
+    commands: enabled,
+  };
+  if (patterns.size >= 64) patterns.clear();
+  patterns.set(key, found);
+  return found;
+}
+
+/** The control command (or the ambiguity) in `text`: one scan of the text for every keyword. */
+export function parseControl(text: string, control: RoutingConfig["control"]): ParsedControl {
+  if (!control.enabled || !text) return {};
+  const { re, commands } = pattern(control);
+  if (commands.length === 0) return {};
+  const seen = new Set<ControlCommand>();
+  for (const m of text.matchAll(re)) {
+    const i = m.slice(1).findIndex((g) => g !== undefined);
+    if (i >= 0) seen.add(commands[i]);
+  }
+  const found = ORDER.filter((c) => seen.has(c));
+  if (found.length === 1) return { command: found[0] };
+  if (found.length > 1) return { ambiguous: found };
+  return {};
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import type { RoutingConfig } from "../config/mod.ts";
+import { parseControl } from "./keywords.ts";
+
+type Control = RoutingConfig["control"];
+
+const DEFAULTS: Control = {
+  enabled: true,
+  requireStartCommand: true,
+  keywords: {
+    start: "the-loop:start-execution",
+    stop: "the-loop:stop-execution",
+    pause: "the-loop:pause-execution",
+    resume: "the-loop:resume-execution",
+  },
+  ghBinary: "gh",
+};
+
+// the upstream keywords of case 55, with a space inside
+const SPACED: Control = {
+  ...DEFAULTS,
+  keywords: {
+    start: "the-loop start",
+    stop: "the-loop stop",
+    pause: "the-loop pause",
+    resume: "the-loop resume",
+  },
+};
+
+// case 55
+Deno.test("a keyword matches as a whole token, case-insensitively", () => {
+  for (
+    const text of [
+      "the-loop start",
+      "**the-loop start**",
+      "(the-loop start)",
+      "THE-LOOP START",
+      "the-loop start.",
+      "ok, the-loop start\nthanks",
+      "the-loop   start",
+    ]
+  ) {
+    assert.deepEqual(parseControl(text, SPACED), { command: "start" }, text);
+  }
+  for (
+    const text of [
+      "the-loop:start-execution",
+      "**the-loop:start-execution**",
+      "(THE-LOOP:START-EXECUTION)",
+      "go: the-loop:start-execution.",
+    ]
+  ) {
+    assert.deepEqual(parseControl(text, DEFAULTS), { command: "start" }, text);
+  }
+});
+
+Deno.test("a keyword glued to a word character, : or - does not match", () => {
+  for (
+    const text of ["xthe-loop start", "the-loop startx", "the-loop start:now", "-the-loop start"]
+  ) {
+    assert.deepEqual(parseControl(text, SPACED), {}, text);
+  }
+  for (
+    const text of [
+      "xthe-loop:start-execution",
+      "the-loop:start-execution:now",
+      "the-loop:start-execution-later",
+      "the-loop:start-executions",
+      "_the-loop:start-execution",
+    ]
+  ) {
+    assert.deepEqual(parseControl(text, DEFAULTS), {}, text);
+  }
+});
+
+Deno.test("the same keyword twice is one command", () => {
+  assert.deepEqual(parseControl("the-loop start. Really: THE-LOOP START", SPACED), {
+    command: "start",
+  });
+});
+
+// case 56
+Deno.test("two different keywords are ambiguous: no command", () => {
+  assert.deepEqual(
+    parseControl("the-loop:stop-execution? no, the-loop:start-execution", DEFAULTS),
+    { ambiguous: ["start", "stop"] },
+  );
+});
+
+// case 57
+Deno.test("an empty keyword disables only that command", () => {
+  const control = { ...DEFAULTS, keywords: { ...DEFAULTS.keywords, pause: "" } };
+  assert.deepEqual(parseControl("the-loop:pause-execution", control), {});
+  assert.deepEqual(parseControl("the-loop:resume-execution", control), { command: "resume" });
+  // an empty keyword never matches empty text either
+  assert.deepEqual(parseControl("", control), {});
+});
+
+Deno.test("control.enabled: false recognises nothing", () => {
+  const control = { ...DEFAULTS, enabled: false };
+  assert.deepEqual(parseControl("the-loop:start-execution", control), {});
+});
+
+Deno.test("regex characters in a keyword are taken literally", () => {
+  const control = { ...DEFAULTS, keywords: { ...DEFAULTS.keywords, stop: "/stop (now)" } };
+  assert.deepEqual(parseControl("please /stop (now)", control), { command: "stop" });
+  assert.deepEqual(parseControl("please /stopx (now)", control), {});
+});

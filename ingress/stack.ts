@@ -1,0 +1,117 @@
+/**
+ * The one routing stack both daemons run: the GitHub client (with its persistent ETag cache), the
+ * session registry and control records (read through their interfaces), the dispatcher (the
+ * interim journal until issue #10) and the router over them, re-configured from the config on hot
+ * reload. `poll start` and `gh-webhook start` build it the same way, so the same scenario leaves
+ * the same events whichever way it arrives.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { CliConfig, RoutingConfig } from "../config/mod.ts";
+import { type Dispatcher, JOURNAL_FILE, JournalDispatcher } from "../dispatch/mod.ts";
+import type { EventSink } from "../events/mod.ts";
+import { ghProgramWarnings, GitHubClient } from "../github/mod.ts";
+import { ControlStore } from "../state/control.ts";
+import { RegistryDir } from "../state/registry.ts";
+import { policyFromConfig, policyWarnings } from "./policy.ts";
+import { Router } from "./router.ts";
+
+/** Options of {@linkcode openIngress}. */
+export interface IngressOptions {
+  config: CliConfig;
+  token: string;
+  events: EventSink;
+  /**
+   * Told each policy warning (at start, and when a reload changes them; each is also a
+   * `routing.policy_warning` event) and each registry file skipped.
+   */
+  warn(message: string): void;
+  /** Aborted at shutdown: GitHub waits (a rate limit) end at once. */
+  signal?: AbortSignal;
+  /** Stands in for the journal dispatcher (`poll start --dry-run` records instead). */
+  dispatcher?: Dispatcher;
+  /** Keep the ETag cache in memory only (no file under the state root). Default false. */
+  ephemeral?: boolean;
+}
+
+/** The stack, and how to hand it a reloaded config. */
+export interface Ingress {
+  github: GitHubClient;
+  registry: RegistryDir;
+  control: ControlStore;
+  router: Router;
+  dispatcher: Dispatcher;
+  /** The config in force. */
+  readonly config: CliConfig;
+  /** The control settings in force (keywords, requireStartCommand). */
+  controlConfig(): RoutingConfig["control"];
+  /** Takes a reloaded config: the next event uses its policy; new warnings are told once. */
+  reconfigure(config: CliConfig): void;
+}
+
+/** The warnings a config's routing policy (and its legacy `ghBinary` keys) deserve. */
+export function routingWarnings(config: CliConfig): string[] {
+  return [...policyWarnings(policyFromConfig(config)), ...ghProgramWarnings(config)];
+}
+
+/** Builds the stack from a config. */
+export async function openIngress(o: IngressOptions): Promise<Ingress> {
+  let config = o.config;
+  const routing = config.webhooks.ghWebhook.routing;
+  const clientOptions = {
+    apiUrl: config.github.apiUrl,
+    token: o.token,
+    events: o.events,
+    signal: o.signal,
+  };
+  const github = o.ephemeral
+    ? new GitHubClient(clientOptions)
+    : await GitHubClient.open({ ...clientOptions, stateRoot: config.state.root });
+  // a daemon makes the registry folder up front: asking a folder that is not there is an error
+  // per question (a costly one, under a webhook burst), asking an empty one is not
+  if (!o.ephemeral) await Deno.mkdir(routing.registryDir, { recursive: true });
+  const registry = new RegistryDir(routing.registryDir, { warn: o.warn });
+  const control = new ControlStore(config.state.root);
+  const controlConfig = () => config.webhooks.ghWebhook.routing.control;
+  const dispatcher = o.dispatcher ?? new JournalDispatcher({
+    path: join(config.state.root, JOURNAL_FILE),
+    control,
+    controlConfig,
+  });
+  const router = new Router({
+    dispatcher,
+    sessions: registry,
+    github,
+    events: o.events,
+    policy: policyFromConfig(config),
+    dedupCacheSize: routing.dedupCacheSize,
+  });
+  const tell = (warnings: string[]) => {
+    for (const message of warnings) {
+      o.warn(message);
+      o.events.emit("routing.policy_warning", { message });
+    }
+  };
+  let warned = routingWarnings(config);
+  tell(warned);
+  return {
+    github,
+    registry,
+    control,
+    router,
+    dispatcher,
+    get config() {
+      return config;
+    },
+    controlConfig,
+    reconfigure(next: CliConfig): void {
+      if (next === config) return;
+      config = next;
+      router.setPolicy(policyFromConfig(next));
+      const now = routingWarnings(next);
+      tell(now.filter((w) => !warned.includes(w)));
+      warned = now;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * What the parts of one cycle share: the poller's collaborators, the settings in force, and the
+ * counts `poll.cycle` reports.
+ *
+ * @module
+ */
+import type { EventSink } from "../events/mod.ts";
+import type { IngressEvent, RouteResult, RouteSink } from "../ingress/mod.ts";
+import type { SessionLookup } from "../state/registry.ts";
+import type { ControlRecord } from "../state/control.ts";
+import { messageOf } from "../errors.ts";
+import type { Ledger } from "./ledger.ts";
+import type { PollGitHub } from "./thread.ts";
+import type { PollSettings } from "./settings.ts";
+
+/** Reads a control keyword out of a comment (`dispatch/mod.ts`'s `parseControl`, bound to the config). */
+export type ControlParser = (
+  text: string,
+) => { command?: string; ambiguous?: readonly string[] | boolean };
+
+/** The control records as the poller reads them. */
+export interface ControlView {
+  get(ref: string): Promise<ControlRecord | undefined>;
+  clear(ref: string): Promise<void>;
+  /** Called at the start of each cycle (a view may cache what exists for the cycle). */
+  refresh?(): Promise<void>;
+}
+
+/** Why the poller hands something over (printed by `--dry-run`). */
+export interface Handover {
+  deliveryId: string;
+  workItem: string;
+  why: string;
+}
+
+/** The counts of one cycle. */
+export interface CycleCounts {
+  itemsSeen: number;
+  spawns: number;
+  commentsForwarded: number;
+  closures: number;
+  failures: number;
+  errors: number;
+  interrupted: boolean;
+  complete: boolean;
+}
+
+/** Everything a cycle's parts use. */
+export interface CycleState {
+  gh: PollGitHub;
+  sink: RouteSink;
+  ledger: Ledger;
+  sessions: SessionLookup;
+  control: ControlView;
+  events: EventSink;
+  parseControl: ControlParser;
+  settings: PollSettings;
+  counts: CycleCounts;
+  version: string;
+  now: () => number;
+  dryRun: boolean;
+  onHandover?: (h: Handover) => void;
+}
+
+/** The current time as ISO text. */
+export function isoNow(s: CycleState): string {
+  return new Date(s.now()).toISOString();
+}
+
+/** Is `login` in the allowlist (case-insensitively)? */
+export function authorized(s: CycleState, login: string | null | undefined): boolean {
+  return !!login && s.settings.authorizedUsers.includes(login.toLowerCase());
+}
+
+/** A route that never throws: a throw becomes a retryable failure. */
+export async function routeSafely(
+  s: CycleState,
+  event: IngressEvent,
+  why: string,
+  workItem: string,
+): Promise<RouteResult | { status: "error"; reason: string }> {
+  s.onHandover?.({ deliveryId: event.deliveryId, workItem, why });
+  try {
+    return await s.sink.route(event);
+  } catch (error) {
+    return { status: "error", reason: messageOf(error) };
+  }
+}
+
+/** A route result reduced to what the ledger needs. */
+export type Verdict =
+  | { kind: "dropped" }
+  | { kind: "done"; delivered: boolean; settled: string[] }
+  | { kind: "failed"; retry: boolean; reason: string; release: boolean; inFlight: boolean };
+
+/** Failure reasons that mean "still being delivered": not an attempt spent. */
+const IN_FLIGHT_REASONS = new Set(["in-flight", "dispatch-in-flight", "busy"]);
+/** Failure reasons that mean "abandoned by a stop": the attempt is given back. */
+const RELEASE_REASONS = new Set(["abandoned", "aborted", "shutdown"]);
+
+/** Reduces a route result. */
+export function verdictOf(result: RouteResult | { status: "error"; reason: string }): Verdict {
+  if (result.status === "error") {
+    return { kind: "failed", retry: true, reason: result.reason, release: false, inFlight: false };
+  }
+  if (result.status === "dropped") return { kind: "dropped" };
+  const failed = result.outcomes.map((o) => o.outcome).filter((o) => o.status === "failed");
+  if (failed.length > 0) {
+    const reason = failed.map((f) => f.reason).join("; ");
+    return {
+      kind: "failed",
+      retry: failed.every((f) => f.retry),
+      reason,
+      release: failed.every((f) => RELEASE_REASONS.has(f.reason)),
+      inFlight: failed.every((f) => IN_FLIGHT_REASONS.has(f.reason)),
+    };
+  }
+  const settled = result.outcomes.flatMap((o) =>
+    o.outcome.status === "settled" ? [o.outcome.reason] : []
+  );
+  const delivered = result.outcomes.some((o) => o.outcome.status === "delivered");
+  return { kind: "done", delivered, settled };
+}

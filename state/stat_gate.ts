@@ -1,0 +1,48 @@
+/**
+ * A cheap gate in front of re-reading a file or a folder that rarely changes (the config file
+ * before every webhook event, the session registry folder before every lookup): look at its
+ * `stat` (one system call) and skip the read when nothing can have changed.
+ *
+ * File times are coarse (a few milliseconds on Linux), so an edit made in the same tick as the
+ * last read, keeping the size, leaves the stat alone. Hence: while the mtime is within
+ * {@linkcode RECENT_MS} of the last full read, every call says "read again"; only a file left
+ * alone for longer is trusted to its stat. So a reader never acts on content older than its
+ * question, as reading every time would give.
+ *
+ * @module
+ */
+
+/** How long after an edit every event still re-reads the file. */
+export const RECENT_MS = 1_000;
+
+/** Whether the file or folder at `path` may have changed since the last full read. */
+export class StatGate {
+  readonly #path: string | null;
+  #key = "";
+  #lastCheck = -Infinity;
+
+  constructor(path: string | null) {
+    this.#path = path;
+  }
+
+  /** True when a full check is needed now (and records that one is being made). */
+  due(): boolean {
+    if (this.#path === null) return false;
+    let key: string;
+    let mtime: number;
+    try {
+      const s = Deno.statSync(this.#path);
+      mtime = s.mtime?.getTime() ?? Date.now();
+      key = `${s.ino}:${s.size}:${mtime}:${s.ctime?.getTime()}`;
+    } catch {
+      // a missing path stays "missing" until it appears (which changes the key)
+      key = "missing";
+      mtime = -Infinity;
+    }
+    const now = Date.now();
+    if (key === this.#key && mtime < this.#lastCheck - RECENT_MS) return false;
+    this.#key = key;
+    this.#lastCheck = now;
+    return true;
+  }
+}

@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { RECENT_MS, StatGate } from "./stat_gate.ts";
+
+Deno.test("the stat gate re-reads a recently edited file every time, a quiet one only on change", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "cli-config.yaml");
+  await Deno.writeTextFile(path, "a: 1\n");
+  const gate = new StatGate(path);
+  assert.equal(gate.due(), true, "the first look");
+  // an edit in the same file-time tick keeping the size leaves the stat alone: still re-read
+  await Deno.writeTextFile(path, "a: 2\n");
+  assert.equal(gate.due(), true, "a recently edited file is always re-read");
+  // a file left alone for longer than RECENT_MS is trusted to its stat
+  const old = new Date(Date.now() - 2 * RECENT_MS - 1000);
+  await Deno.utime(path, old, old);
+  assert.equal(gate.due(), true, "the stat changed");
+  assert.equal(gate.due(), false, "nothing changed");
+  await Deno.writeTextFile(path, "a: 3\n");
+  assert.equal(gate.due(), true, "an edit is seen");
+  assert.equal(new StatGate(null).due(), false, "no file: nothing to reload");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -1,0 +1,172 @@
+/**
+ * The receiver's HTTP handler: a pure `(Request) → Response` over {@linkcode HandlerOptions},
+ * testable without a port.
+ *
+ * | request                                              | status | body                          |
+ * | ---------------------------------------------------- | ------ | ----------------------------- |
+ * | `GET /health`, `/healthz` (trailing `/` allowed)     | 200    | `{"status":"ok"}`             |
+ * | POST to the path: verified, JSON object, queued      | 202    | `{"status":"accepted"}`       |
+ * | POST to the path: signature missing/malformed/wrong  | 401    | `{"status":"invalid signature"}` |
+ * | POST to the path: body not a JSON object             | 400    | `{"status":"invalid payload"}` |
+ * | POST to the path: body over the cap                  | 413    | `{"status":"payload too large"}` |
+ * | POST to the path: routing queue full                 | 503    | `{"status":"busy"}` + `Retry-After` |
+ * | anything else                                        | 404    | `{"status":"not found"}`      |
+ *
+ * Neither the secret nor the body is ever put in an event.
+ *
+ * @module
+ */
+import type { EventSink, Level } from "../events/mod.ts";
+import type { IngressEvent } from "../ingress/mod.ts";
+import { MAX_BODY_BYTES, readCapped } from "./body.ts";
+import type { SignatureVerifier } from "./signature.ts";
+
+/** What becomes of an accepted delivery: `false` when it could not be queued (503). */
+export type Accept = (event: IngressEvent, bytes: number) => boolean;
+
+/** Options of {@linkcode createHandler}. */
+export interface HandlerOptions {
+  /** The path deliveries are POSTed to, e.g. `/gh-webhook`. */
+  path: string;
+  /** Checks `X-Hub-Signature-256`; absent: deliveries are accepted unverified. */
+  verifier?: SignatureVerifier;
+  /** Takes each accepted delivery (queues it for routing); it must not wait for routing. */
+  accept: Accept;
+  events: EventSink;
+  /** The body cap in bytes; default {@linkcode MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
+  /** The `Retry-After` seconds of a 503; default 30. */
+  retryAfterSeconds?: number;
+}
+
+/** Why a request was refused (`webhook.rejected`'s `reason`). */
+export type RejectReason =
+  | "invalid-signature"
+  | "invalid-payload"
+  | "too-large"
+  | "queue-full"
+  | "not-found"
+  | "internal-error";
+
+const HEALTH = new Set(["/health", "/healthz", "/health/", "/healthz/"]);
+const JSON_HEADERS = { "content-type": "application/json" };
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+const LEVELS: Record<RejectReason, Level> = {
+  "invalid-signature": "warning",
+  "invalid-payload": "error",
+  "too-large": "warning",
+  "queue-full": "warning",
+  "not-found": "debug",
+  "internal-error": "error",
+};
+
+const BODIES: Record<number, string> = {
+  200: JSON.stringify({ status: "ok" }),
+  202: JSON.stringify({ status: "accepted" }),
+  400: JSON.stringify({ status: "invalid payload" }),
+  401: JSON.stringify({ status: "invalid signature" }),
+  404: JSON.stringify({ status: "not found" }),
+  413: JSON.stringify({ status: "payload too large" }),
+  500: JSON.stringify({ status: "error" }),
+  503: JSON.stringify({ status: "busy" }),
+};
+
+function reply(status: number, headers: Record<string, string> = {}): Response {
+  return new Response(BODIES[status], { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** A header value fit for an event: at most 128 characters (it may come from anyone). */
+function clip(value: string | null): string | null {
+  return value === null ? null : value.slice(0, 128);
+}
+
+/** Builds the handler. */
+export function createHandler(opts: HandlerOptions): (req: Request) => Promise<Response> {
+  const max = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+  const retryAfter = String(opts.retryAfterSeconds ?? 30);
+
+  const reject = (
+    req: Request,
+    reason: RejectReason,
+    status: number,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): Response => {
+    opts.events.emit("webhook.rejected", {
+      reason,
+      status,
+      delivery_id: clip(req.headers.get("x-github-delivery")),
+      gh_event: clip(req.headers.get("x-github-event")),
+      ...extra,
+    }, { level: LEVELS[reason] });
+    return reply(status, headers);
+  };
+
+  const post = async (req: Request): Promise<Response> => {
+    const body = await readCapped(req, max);
+    if (!body.ok) {
+      // the rest of the body is never read: the connection is closed, not drained
+      return reject(req, "too-large", 413, {
+        max_bytes: max,
+        declared_bytes: body.declared ?? null,
+      }, {
+        connection: "close",
+      });
+    }
+    const verified = opts.verifier !== undefined;
+    if (
+      opts.verifier &&
+      !(await opts.verifier.verify(req.headers.get("x-hub-signature-256"), body.bytes))
+    ) {
+      return reject(req, "invalid-signature", 401);
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(decoder.decode(body.bytes));
+    } catch {
+      return reject(req, "invalid-payload", 400, { detail: "the body is not JSON" });
+    }
+    if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
+      return reject(req, "invalid-payload", 400, { detail: "the body is not a JSON object" });
+    }
+    const ghEvent = req.headers.get("x-github-event") ?? "";
+    // without an id GitHub's at-most-once bookkeeping has nothing to key on: make one up
+    const deliveryId = req.headers.get("x-github-delivery") || `local-${crypto.randomUUID()}`;
+    const record = payload as Record<string, unknown>;
+    const event: IngressEvent = { ghEvent, deliveryId, via: "gh-webhook", payload: record };
+    if (!opts.accept(event, body.bytes.length)) {
+      return reject(req, "queue-full", 503, {}, { "retry-after": retryAfter });
+    }
+    opts.events.emit("webhook.received", {
+      gh_event: clip(ghEvent),
+      action: typeof record.action === "string" ? record.action : "",
+      delivery_id: clip(deliveryId),
+      verified,
+      bytes: body.bytes.length,
+    });
+    return reply(202);
+  };
+
+  return async (req: Request): Promise<Response> => {
+    try {
+      const { pathname } = new URL(req.url);
+      if ((req.method === "GET" || req.method === "HEAD") && HEALTH.has(pathname)) {
+        return reply(200);
+      }
+      if (req.method === "POST" && pathname === opts.path) return await post(req);
+      return reject(req, "not-found", 404, {
+        method: req.method.slice(0, 16),
+        path: pathname.slice(0, 256),
+      });
+    } catch (error) {
+      try {
+        return reject(req, "internal-error", 500, {
+          error: String((error as Error)?.message ?? error),
+        });
+      } catch {
+        return reply(500);
+      }
+    }
+  };
+}
