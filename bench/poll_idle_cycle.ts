@@ -63,7 +63,7 @@ export async function run(): Promise<Record<string, unknown>> {
       sink: router,
       ledger,
       sessions: registry,
-      control: new ControlDirView(new ControlStore(root)),
+      control: new ControlDirView(new ControlStore(join(root, "sessions"))),
       events: NULL_SINK,
       parseControl: (text) => parseControl(text, control),
     });

@@ -72,7 +72,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
   // per question (a costly one, under a webhook burst), asking an empty one is not
   if (!o.ephemeral) await Deno.mkdir(routing.registryDir, { recursive: true });
   const registry = new RegistryDir(routing.registryDir, { warn: o.warn });
-  const control = new ControlStore(config.state.root);
+  const control = new ControlStore(routing.registryDir);
   const controlConfig = () => config.webhooks.ghWebhook.routing.control;
   const dispatcher = o.dispatcher ?? new JournalDispatcher({
     path: join(config.state.root, JOURNAL_FILE),

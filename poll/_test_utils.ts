@@ -134,7 +134,7 @@ export async function pollHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const client = new GitHubClient({ apiUrl: gh.url, token: TOKEN, events: sink, maxAttempts: 1 });
   const dispatcher = new ScriptedDispatcher();
   const registry = new RegistryDir(join(root, "sessions"));
-  const control = new ControlStore(root);
+  const control = new ControlStore(join(root, "sessions"));
   const authorizedUsers = opts.authorizedUsers ?? ["alice"];
   const settings: PollSettings = {
     sources: [{

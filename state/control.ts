@@ -1,6 +1,6 @@
 /**
  * Control records: the last execution-control command (start, stop, pause, resume) recorded for
- * each work item, one JSON file per item under `<state.root>/control/<slug>.json`, written
+ * each work item, one JSON file per item under `<routing.registryDir>/control/<slug>.json`, written
  * atomically. "Start requested" means the last command was `start` or `resume`. The record
  * survives restarts, so an accepted start is durable. The dispatcher writes them (issue #10);
  * the poller reads them to know whether an item is armed.
@@ -27,12 +27,13 @@ export interface ControlRecord {
 
 const COMMANDS = new Set(["start", "stop", "pause", "resume"]);
 
-/** The control records of one state root. */
+/** The control records beside one session registry. */
 export class ControlStore {
   readonly dir: string;
 
-  constructor(stateRoot: string) {
-    this.dir = join(stateRoot, "control");
+  /** The records of the registry in `registryDir` (`routing.registryDir`): its `control/` folder. */
+  constructor(registryDir: string) {
+    this.dir = join(registryDir, "control");
   }
 
   #path(ref: string): string {

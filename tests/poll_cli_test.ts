@@ -365,7 +365,7 @@ Deno.test("poll start --dry-run reads GitHub, writes nothing, and prints what it
     for (const f of [p.ledger, p.journal, p.events, p.pidfile, join(p.root, "github-etags.json")]) {
       assert.ok(!(await exists(f)), `${f} was written`);
     }
-    assert.ok(!(await exists(join(p.root, "control"))));
+    assert.ok(!(await exists(join(p.root, "sessions", "control"))));
   });
 });
 
