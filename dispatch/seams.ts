@@ -1,0 +1,128 @@
+/**
+ * The seams inside dispatch (issue #10), written down before their parts so each part can be
+ * built and tested on its own: the harness adapters (what argv boots or resumes `claude` and
+ * `cursor-agent`), the runners (a headless subprocess, or a tmux session a human can attach to),
+ * the workspaces (a checkout per work item), harness trust, and the control actions both the
+ * dispatcher (a keyword in a comment) and the CLI verbs (`sessions pause …`) apply.
+ *
+ * @module
+ */
+import type { WorkItemRef } from "../state/work_item.ts";
+import type { ControlCommand, ControlRecord } from "../state/control.ts";
+import type { SessionRecord } from "../state/registry.ts";
+
+/** The harnesses the-loop drives: `claude` (Claude Code) and `cursor` (`cursor-agent`). */
+export type HarnessName = "claude" | "cursor";
+
+/** How a harness is started and continued; argv only (the runner decides how to host it). */
+export interface HarnessAdapter {
+  name: HarnessName;
+  /** The executable looked up on PATH: `claude` or `cursor-agent`. */
+  program: string;
+  /** Whether a new conversation can be given its id up front (`claude --session-id <uuid>`). */
+  preassignsId: boolean;
+  /** Interactive boot (tmux): a new conversation with `sessionId`, starting on `prompt`. */
+  interactive(o: { sessionId: string; prompt: string; extraArgs: string[] }): string[];
+  /** Interactive resume (tmux respawn): the same conversation, optionally with a prompt. */
+  resume(o: { sessionId: string; prompt?: string; extraArgs: string[] }): string[];
+  /**
+   * Headless (process runner): one prompt, answered and exited. `sessionId` continues that
+   * conversation (`--resume`); absent, a new one starts (its id is read from the output).
+   */
+  headless(o: { sessionId?: string; prompt: string; extraArgs: string[] }): string[];
+  /** The conversation id a headless run printed (its JSON output), if any. */
+  sessionIdFromOutput(stdout: string): string | undefined;
+}
+
+/** What a runner needs to host one session. */
+export interface HostedSession {
+  ref: string;
+  /** `github-octo-repo-15`: names the tmux session (`loop-<slug>`) and the log file. */
+  slug: string;
+  harness: HarnessName;
+  /** The conversation id (pre-assigned for claude; learned from the first run for cursor). */
+  harnessSessionId: string;
+  cwd: string;
+  /** The tmux target (`loop-<slug>`), `""` for the process runner. */
+  tmuxTarget: string;
+}
+
+/** A runner's answer to a spawn. */
+export interface SpawnResult {
+  /** The conversation id, when the runner learned or confirmed it. */
+  harnessSessionId: string;
+  /** `loop-<slug>` for tmux; `""` for the process runner. */
+  tmuxTarget: string;
+}
+
+/** Hosts harness sessions: `process` (headless subprocesses) or `tmux`. */
+export interface HarnessRunner {
+  readonly kind: "process" | "tmux";
+  /** Starts the harness on its first prompt (a respawn resumes when `resume` is set). */
+  spawn(
+    s: HostedSession,
+    prompt: string,
+    opts: { resume: boolean; signal?: AbortSignal },
+  ): Promise<SpawnResult>;
+  /** Gives a live session one more prompt (tmux: into its pane; process: `--resume`). */
+  deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void>;
+  /** Whether the harness is running (tmux: the pane's process lives; process: always true). */
+  alive(s: HostedSession): Promise<boolean>;
+  /**
+   * Ends the harness at closure: tmux kills the harness inside (SIGTERM, then SIGKILL after the
+   * grace) and keeps or kills the session per `keepSessionOnClose`; process: nothing runs.
+   */
+  close(s: HostedSession): Promise<void>;
+}
+
+/** A prepared checkout. */
+export interface Checkout {
+  cwd: string;
+  /** The branch the worktree is on (`the-loop/issue-15`). */
+  branch: string;
+  /** Whether this call made the worktree (false: it was there already). */
+  created: boolean;
+}
+
+/** Per-work-item checkouts under `routing.workspace.root`. */
+export interface Workspaces {
+  /** The work item's worktree, made (from a cached clone, fetched) when missing. */
+  prepare(item: WorkItemRef, opts: { signal?: AbortSignal }): Promise<Checkout>;
+  /** Removes the worktree at closure; never one with uncommitted changes (`kept` says why). */
+  cleanup(item: WorkItemRef): Promise<{ removed: boolean; kept?: string }>;
+}
+
+/** Pre-answers a harness's trust dialogs before a spawn (best-effort; never throws). */
+export interface HarnessTrust {
+  prepare(o: { harness: HarnessName; cwd: string; extraArgs: string[] }): Promise<void>;
+}
+
+/** Who asked for a control action, and from where. */
+export interface ControlOrigin {
+  source: "comment" | "cli";
+  actor: string;
+  /** The comment's URL, or a note for the CLI. */
+  note: string;
+}
+
+/** What a control action did. */
+export interface ControlResult {
+  /** `applied`, `noop` (start on a running session), or `rejected` with a reason. */
+  status: "applied" | "noop" | "rejected";
+  reason?: string;
+  /** The record written (absent when nothing was recorded). */
+  recorded?: ControlRecord;
+  /** The session after the action, when there is one. */
+  session?: SessionRecord;
+}
+
+/**
+ * The execution-control actions (cases 59–60, 68), applied the same way from a comment and from
+ * a CLI verb: `start` records the start (the next event or cycle spawns); `pause` marks the live
+ * session paused (with no session it is still recorded); `resume` needs a paused session
+ * (else rejected `nothing-to-resume`, nothing recorded); `stop` closes the session (ending its
+ * harness) and records the stop, which disarms the item.
+ */
+export interface ControlActions {
+  apply(command: ControlCommand, item: WorkItemRef, origin: ControlOrigin): Promise<ControlResult>;
+}
