@@ -1,8 +1,9 @@
 /**
- * Bench: `the-loop hooks validate` over ten copies of the `hooks init` module starter (ten
- * files, so nothing is served from the bundle cache), each run a fresh process (cold): wall
- * time and peak RSS with `--no-typecheck` (target < 1 s and < 200 MB), and with the type check,
- * so its own cost shows as the difference.
+ * Bench: `the-loop hooks validate` over ten hooks made from the `hooks init` module starter, each
+ * DIFFERENT (its own class name, preamble constant and a method body of its own), so neither a
+ * bundle cache nor any dedup of identical files can serve one hook for another; each run a fresh
+ * process (cold): wall time and peak RSS with `--no-typecheck` (target < 1 s and < 200 MB), and
+ * with the type check, so its own cost shows as the difference.
  *
  * @module
  */
@@ -26,6 +27,22 @@ async function cli(args: string[], cwd: string): Promise<void> {
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr).slice(0, 500));
 }
 
+/** The starter made hook `i`'s own: another class name, constant and prompt text. */
+export function distinct(starter: string, i: number): string {
+  const edits: [RegExp | string, string][] = [
+    [/export default class (\w+)/, `export default class $1N${i}`],
+    ['"Follow the team\'s conventions."', `PREAMBLE_${i}`],
+    ["${ctx.prompt}`", `\${ctx.prompt}\\n(hook ${i})\``],
+  ];
+  let text = starter;
+  for (const [from, to] of edits) {
+    const next = text.replace(from, to);
+    if (next === text) throw new Error(`the starter changed (no ${from}): update distinct()`);
+    text = next;
+  }
+  return `const PREAMBLE_${i} = "Follow the team's conventions (${i}).";\n${text}`;
+}
+
 /** A temp dir whose `.the-loop/cli-config.yaml` declares ten starter hooks. */
 async function tenStarters(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "the-loop-bench-validate-" });
@@ -34,7 +51,7 @@ async function tenStarters(): Promise<string> {
   const starter = await Deno.readTextFile(`${hooks}/starter.ts`);
   const entries: string[] = [];
   for (let i = 1; i <= HOOKS; i++) {
-    await Deno.writeTextFile(`${hooks}/starter_${i}.ts`, starter);
+    await Deno.writeTextFile(`${hooks}/starter_${i}.ts`, distinct(starter, i));
     entries.push(`  - name: starter-${i}\n    path: hooks/starter_${i}.ts\n`);
   }
   await Deno.writeTextFile(`${dir}/.the-loop/cli-config.yaml`, `hooks:\n${entries.join("")}`);

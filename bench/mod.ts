@@ -20,6 +20,7 @@ import * as hooksRunner from "./hooks_runner_bench.ts";
 import * as hooksValidate from "./hooks_validate_bench.ts";
 import * as webhookIngest from "./webhook_ingest.ts";
 import * as pollIdleCycle from "./poll_idle_cycle.ts";
+import * as workspaceCost from "./workspace_cost.ts";
 
 /** One bench: measures something and returns its figures. */
 export interface BenchModule {
@@ -40,6 +41,7 @@ export const BENCHES: Record<string, BenchModule> = {
   hooks_validate: hooksValidate,
   webhook_ingest: webhookIngest,
   poll_idle_cycle: pollIdleCycle,
+  workspace_cost: workspaceCost,
 };
 
 /** Runs the benches named in `only` (default: all), in order. */

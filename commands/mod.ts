@@ -13,6 +13,7 @@ import * as config from "./config/mod.ts";
 import * as events from "./events.ts";
 import * as hooks from "./hooks/mod.ts";
 import * as ghWebhook from "./gh_webhook/mod.ts";
+import * as sessions from "./sessions/mod.ts";
 import * as completions from "./completions.ts";
 import * as poll from "./poll/mod.ts";
 
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandModule[] = [
   config,
   poll,
   ghWebhook,
+  sessions,
   events,
   hooks,
   completions,

@@ -59,6 +59,7 @@ export type Reaction =
 /** `webhooks.ghWebhook.routing`. */
 export interface RoutingConfig {
   enabled: boolean;
+  dispatcher: "sessions" | "journal";
   registryDir: string;
   defaultHarness: "claude" | "cursor";
   spawnOnUnmatched: "never" | "always" | "labeled";
@@ -103,7 +104,7 @@ export interface RoutingConfig {
     ghBinary: string;
   };
   announce: { enabled: boolean; ghBinary: string };
-  workspace: { enabled: boolean; root: string; cleanupOnClose: boolean };
+  workspace: { enabled: boolean; root: string; remote: string; cleanupOnClose: boolean };
 }
 
 /** One `polling.sources[]` entry. */

@@ -1,7 +1,9 @@
 /**
- * The dispatcher's face. In issue #9: the seam (the types the router hands over and gets back),
- * the control-keyword parser, and {@linkcode JournalDispatcher}, the interim dispatcher the daemons
- * use until the real one (sessions, harnesses, tmux) arrives with issue #10.
+ * The dispatcher's face: the seam (the types the router hands over and gets back), the
+ * control-keyword parser, the {@linkcode SessionDispatcher} (sessions, harnesses, tmux, workspaces,
+ * the lifecycle call sites) and {@linkcode openDispatch} that builds it from a config, the
+ * dry-run dispatcher, the session store and control actions, and {@linkcode JournalDispatcher}
+ * (the watch-only `routing.dispatcher: journal`).
  *
  * @module
  */
@@ -22,3 +24,37 @@ export {
   journalEntry,
   readJournal,
 } from "./journal.ts";
+export * from "./sessions/mod.ts";
+export {
+  type DispatchControlStore,
+  type DispatchGitHub,
+  type DispatchHooks,
+  type DispatchRunner,
+  type DispatchSessions,
+  SessionDispatcher,
+  type SessionDispatcherOptions,
+  type StartMarks,
+} from "./dispatcher.ts";
+export { DryRunDispatcher, type DryRunDispatcherOptions, type DryRunRecord } from "./dry_run.ts";
+export {
+  DEFAULT_EVENT_TEMPLATE,
+  DEFAULT_SPAWN_TEMPLATE,
+  defaultTemplates,
+  loadTemplates,
+  parseTemplate,
+  type Placeholder,
+  PLACEHOLDERS,
+  type PromptTemplate,
+  type PromptTemplates,
+  type PromptValues,
+  renderPrompt,
+  type TemplatePaths,
+} from "./prompts.ts";
+export {
+  type DispatchStack,
+  openDispatch,
+  type OpenDispatchOptions,
+  openDryRun,
+  type OpenDryRunOptions,
+  remoteOf,
+} from "./open.ts";

@@ -13,6 +13,9 @@ import { ROUTING_EVENTS } from "./_catalog_routing.ts";
 import { POLL_EVENTS } from "./_catalog_poll.ts";
 import { WEBHOOK_EVENTS } from "./_catalog_webhook.ts";
 import { DAEMON_EVENTS } from "./_catalog_daemon.ts";
+import { WORKSPACE_EVENTS } from "./_catalog_workspace.ts";
+import { SESSIONS_EVENTS } from "./_catalog_sessions.ts";
+import { DISPATCH_EVENTS } from "./_catalog_dispatch.ts";
 
 /** How serious an event is, from least to most. */
 export type Level = "debug" | "info" | "warning" | "error";
@@ -199,6 +202,9 @@ export const EVENT_TYPES: Record<string, EventType> = {
   ...POLL_EVENTS,
   ...WEBHOOK_EVENTS,
   ...DAEMON_EVENTS,
+  ...WORKSPACE_EVENTS,
+  ...SESSIONS_EVENTS,
+  ...DISPATCH_EVENTS,
 };
 
 /** Is `event` in the catalog? */

@@ -25,7 +25,7 @@ export type { Level } from "./catalog.ts";
 export { emitAll, type EventRecord, type EventSink, type PendingEvent } from "./record.ts";
 export { EventLog, type EventLogOptions } from "./log.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
-export { isSecretKey, REDACTED } from "./scrub.ts";
+export { isSecretKey, maskTokens, REDACTED } from "./scrub.ts";
 export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./filter.ts";
 export {
   MAX_LINE_BYTES,

@@ -1,17 +1,27 @@
 /**
  * The one routing stack both daemons run: the GitHub client (with its persistent ETag cache), the
- * session registry and control records (read through their interfaces), the dispatcher (the
- * interim journal until issue #10) and the router over them, re-configured from the config on hot
- * reload. `poll start` and `gh-webhook start` build it the same way, so the same scenario leaves
- * the same events whichever way it arrives.
+ * session registry and control records, the dispatcher (agent sessions — `dispatch/open.ts` —
+ * or, with `routing.dispatcher: journal`, the watch-only journal) and the router over them,
+ * re-configured from the config on hot reload. `poll start` and `gh-webhook start` build it the
+ * same way, so the same scenario leaves the same events whichever way it arrives.
+ *
+ * With the sessions dispatcher, the lifecycle hooks are configured strictly first: a daemon whose
+ * hooks declaration does not load does not start (the error names the hook).
  *
  * @module
  */
 import { join } from "node:path";
-import type { CliConfig, RoutingConfig } from "../config/mod.ts";
-import { type Dispatcher, JOURNAL_FILE, JournalDispatcher } from "../dispatch/mod.ts";
+import type { CliConfig, EnvReader, LoadedConfig, RoutingConfig } from "../config/mod.ts";
+import {
+  type Dispatcher,
+  type DispatchStack,
+  JOURNAL_FILE,
+  JournalDispatcher,
+  openDispatch,
+} from "../dispatch/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import { ghProgramWarnings, GitHubClient } from "../github/mod.ts";
+import { configureFromConfig } from "../lifecycle/mod.ts";
 import { ControlStore } from "../state/control.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { policyFromConfig, policyWarnings } from "./policy.ts";
@@ -19,9 +29,13 @@ import { Router } from "./router.ts";
 
 /** Options of {@linkcode openIngress}. */
 export interface IngressOptions {
-  config: CliConfig;
+  /** The config as loaded (the hooks declaration is read from it). */
+  loaded: LoadedConfig;
   token: string;
   events: EventSink;
+  env: EnvReader;
+  /** The working directory (sessions run there when `spawnWorkdir` is empty). */
+  cwd: string;
   /**
    * Told each policy warning (at start, and when a reload changes them; each is also a
    * `routing.policy_warning` event) and each registry file skipped.
@@ -29,7 +43,7 @@ export interface IngressOptions {
   warn(message: string): void;
   /** Aborted at shutdown: GitHub waits (a rate limit) end at once. */
   signal?: AbortSignal;
-  /** Stands in for the journal dispatcher (`poll start --dry-run` records instead). */
+  /** Stands in for the configured dispatcher (`poll start --dry-run` records instead). */
   dispatcher?: Dispatcher;
   /** Keep the ETag cache in memory only (no file under the state root). Default false. */
   ephemeral?: boolean;
@@ -42,6 +56,8 @@ export interface Ingress {
   control: ControlStore;
   router: Router;
   dispatcher: Dispatcher;
+  /** The sessions dispatcher's stack (absent for the journal and a stand-in). */
+  dispatch?: DispatchStack;
   /** The config in force. */
   readonly config: CliConfig;
   /** The control settings in force (keywords, requireStartCommand). */
@@ -57,7 +73,7 @@ export function routingWarnings(config: CliConfig): string[] {
 
 /** Builds the stack from a config. */
 export async function openIngress(o: IngressOptions): Promise<Ingress> {
-  let config = o.config;
+  let config = o.loaded.config;
   const routing = config.webhooks.ghWebhook.routing;
   const clientOptions = {
     apiUrl: config.github.apiUrl,
@@ -74,11 +90,37 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
   const registry = new RegistryDir(routing.registryDir, { warn: o.warn });
   const control = new ControlStore(routing.registryDir);
   const controlConfig = () => config.webhooks.ghWebhook.routing.control;
-  const dispatcher = o.dispatcher ?? new JournalDispatcher({
-    path: join(config.state.root, JOURNAL_FILE),
-    control,
-    controlConfig,
-  });
+  let dispatch: DispatchStack | undefined;
+  let dispatcher = o.dispatcher;
+  if (!dispatcher && routing.dispatcher === "journal") {
+    dispatcher = new JournalDispatcher({
+      path: join(config.state.root, JOURNAL_FILE),
+      control,
+      controlConfig,
+    });
+  }
+  if (!dispatcher || o.dispatcher) {
+    // the hooks are asked for real (the dry run too: it shows what they would decide)
+    await configureFromConfig(o.loaded, {
+      strict: true,
+      sink: o.events,
+      env: o.env,
+      warn: o.warn,
+      persistCircuits: !o.ephemeral,
+    });
+  }
+  if (!dispatcher) {
+    dispatch = await openDispatch({
+      config,
+      github,
+      token: o.token,
+      events: o.events,
+      env: o.env,
+      warn: o.warn,
+      cwd: o.cwd,
+    });
+    dispatcher = dispatch.dispatcher;
+  }
   const router = new Router({
     dispatcher,
     sessions: registry,
@@ -101,6 +143,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
     control,
     router,
     dispatcher,
+    dispatch,
     get config() {
       return config;
     },
@@ -109,6 +152,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
       if (next === config) return;
       config = next;
       router.setPolicy(policyFromConfig(next));
+      void dispatch?.reconfigure(next);
       const now = routingWarnings(next);
       tell(now.filter((w) => !warned.includes(w)));
       warned = now;

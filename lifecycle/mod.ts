@@ -29,7 +29,7 @@ export {
   reset,
   run,
 } from "./engine.ts";
-export { Runner, type RunnerEntry, type RunnerOptions } from "./runner.ts";
+export { refuserOf, Runner, type RunnerEntry, type RunnerOptions } from "./runner.ts";
 export {
   entryProblem,
   type LoadedExecutors,

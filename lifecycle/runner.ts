@@ -38,6 +38,18 @@ import { Circuits } from "./_runner_circuits.ts";
 import type { CircuitStore } from "./circuit_store.ts";
 import { redactor } from "./secrets.ts";
 
+/** The hook that refused each context (a refusal stands, so the first refuser is the one). */
+const refusers = new WeakMap<object, string>();
+
+/**
+ * The name of the hook that set `proceed: false` on `ctx` during a {@linkcode Runner.run}
+ * (its answer, its command's exit 2, or its failure as a required hook); `undefined` when no
+ * hook refused. Call sites use it for the `⚠️ … <hook>: <reason>` comment.
+ */
+export function refuserOf(ctx: object): string | undefined {
+  return refusers.get(ctx);
+}
+
 /** A declared hook and its loaded executor. */
 export interface RunnerEntry {
   entry: Entry;
@@ -171,6 +183,7 @@ export class Runner {
     const ended = this.#now();
     const workItem = workItemOf(ctx);
     report(sink, { point, entry, workItem, outcome, started, ended, timeoutMs: timeoutMs(entry) });
+    if (outcome.refusal !== undefined && !refusers.has(ctx)) refusers.set(ctx, entry.name);
     this.#warnAbout(point, entry, outcome);
     if (admission.kind !== "skip") {
       await this.#circuits.settle(entry, probe, outcome, ended, sink, { point, workItem });

@@ -106,6 +106,22 @@ export class RegistryDir implements SessionLookup {
   }
 
   async listLive(): Promise<SessionRecord[]> {
+    return (await this.listAll()).filter((r) => r.status !== "closed");
+  }
+
+  /**
+   * The record of `ref` whatever its status (closed too), read from its file afresh (no listing
+   * cache: for read-modify-write under a lock); `undefined` when there is none or it is unreadable.
+   */
+  async get(ref: string): Promise<SessionRecord | undefined> {
+    const item = parseWorkItem(ref);
+    if (!item) return undefined;
+    const record = await this.#read(this.pathOf(item));
+    return record && record.workItem.ref === item.ref ? record : undefined;
+  }
+
+  /** Every record the registry can read, closed ones included, in file-name order. */
+  async listAll(): Promise<SessionRecord[]> {
     const out: SessionRecord[] = [];
     let entries: Deno.DirEntry[];
     try {
@@ -117,7 +133,7 @@ export class RegistryDir implements SessionLookup {
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (!entry.isFile || !SESSION_FILE.test(entry.name)) continue;
       const record = await this.#read(join(this.dir, entry.name));
-      if (record && record.status !== "closed") out.push(record);
+      if (record) out.push(record);
     }
     return out;
   }

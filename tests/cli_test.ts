@@ -29,6 +29,7 @@ Deno.test("--help lists every command and exits 0", async () => {
     "config",
     "poll",
     "gh-webhook",
+    "sessions",
     "events",
     "hooks",
     "completions",

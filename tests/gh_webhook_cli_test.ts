@@ -23,6 +23,7 @@ webhooks:
   ghWebhook:
     routing:
       enabled: true
+      dispatcher: journal # these tests watch the receiver and the router
       authorizedUsers: [${users.join(", ")}]
 `;
 }

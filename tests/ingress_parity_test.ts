@@ -28,6 +28,7 @@ function project(apiUrl: string): { dir: string; root: string; events: string } 
       "  ghWebhook:",
       "    routing:",
       "      enabled: true",
+      "      dispatcher: journal # the router's decisions are compared, not sessions",
       "      authorizedUsers: [alice]",
       "polling:",
       "  sources:",

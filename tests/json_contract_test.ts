@@ -23,6 +23,7 @@ const SCHEMAS = [
   "events-types",
   "poll-status",
   "poll-dry-run",
+  "sessions-list",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -154,6 +155,7 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     [["config", "show", "--format", "json"], "config-show", {}],
     [["poll", "status", "--format", "json"], "poll-status", {}],
     [["poll", "start", "--dry-run", "--format", "json"], "poll-dry-run", {}],
+    [["sessions", "list", "--format", "json"], "sessions-list", { sessions: [] }],
   ];
   for (const [label, files, config] of BROKEN) {
     const cwd = tree(files);
@@ -350,4 +352,36 @@ Deno.test("poll status and poll start --dry-run --format json: success, and no t
     { ok: false },
   );
   assert.match(none.problems[0].message, /GH_TOKEN|GITHUB_TOKEN/);
+});
+
+Deno.test("sessions list --format json: records with ref and control", async () => {
+  const cwd = tree({ "c.yaml": "eventLog: { enabled: false }\n" });
+  const empty = conforms(
+    await cli(["-c", "c.yaml", "sessions", "list", "--format", "json"], { cwd }),
+    "sessions-list",
+    { ok: true },
+  );
+  assert.deepEqual(empty.sessions, []);
+  for (const ref of ["github:octo/repo#1", "github:git.corp.example/octo/repo#2"]) {
+    const r = await cli(
+      ["-c", "c.yaml", "sessions", "register", ref, "--harness", "claude", "--session-id", "s1"],
+      { cwd },
+    );
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const paused = await cli(
+    ["-c", "c.yaml", "sessions", "pause", "github:octo/repo#1", "--no-comment", "--as", "alice"],
+    { cwd },
+  );
+  assert.equal(paused.code, 0, paused.stderr);
+  const doc = conforms(
+    await cli(["-c", "c.yaml", "sessions", "list", "--format", "json"], { cwd }),
+    "sessions-list",
+    { ok: true },
+  );
+  const sessions = doc.sessions as { ref: string; control: { command: string } | null }[];
+  assert.deepEqual(sessions.map((s) => [s.ref, s.control?.command ?? null]), [
+    ["github:octo/repo#1", "pause"], // github.com first, then Enterprise hosts
+    ["github:git.corp.example/octo/repo#2", null],
+  ]);
 });

@@ -39,6 +39,7 @@ function configText(gh: FakeGitHub, opts: { repos?: string[]; interval?: number 
     "webhooks:",
     "  ghWebhook:",
     "    routing:",
+    "      dispatcher: journal # these tests watch the router and the ledger",
     "      authorizedUsers: [alice]",
     "polling:",
     `  intervalSeconds: ${opts.interval ?? 60}`,

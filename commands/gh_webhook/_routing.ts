@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CliConfig, EnvReader } from "../../config/mod.ts";
+import type { EnvReader, LoadedConfig } from "../../config/mod.ts";
 import type { ConfigReloader } from "../../daemon/mod.ts";
 import type { EventSink } from "../../events/mod.ts";
 import { ghProgramFromConfig, resolveToken } from "../../github/mod.ts";
@@ -18,7 +18,9 @@ import {
 
 /** Options of {@linkcode openRouting}. */
 export interface RoutingOptions {
-  config: CliConfig;
+  loaded: LoadedConfig;
+  /** The working directory (sessions run there when `spawnWorkdir` is empty). */
+  cwd: string;
   reloader: ConfigReloader;
   env: EnvReader;
   events: EventSink;
@@ -36,7 +38,7 @@ export interface Routing {
 
 /** Builds the routing; throws (naming the ways to give one) when no GitHub token is found. */
 export async function openRouting(opts: RoutingOptions): Promise<Routing> {
-  const { config } = opts;
+  const { config } = opts.loaded;
   const { token } = await resolveToken({
     tokenEnv: config.github.tokenEnv,
     env: opts.env,
@@ -44,7 +46,9 @@ export async function openRouting(opts: RoutingOptions): Promise<Routing> {
     apiUrl: config.github.apiUrl,
   });
   const ingress = await openIngress({
-    config,
+    loaded: opts.loaded,
+    cwd: opts.cwd,
+    env: opts.env,
     token,
     events: opts.events,
     signal: opts.signal,

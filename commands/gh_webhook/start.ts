@@ -134,7 +134,8 @@ async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
         warn: (m) => warn(ctx, m),
       });
       routing = await openRouting({
-        config,
+        loaded,
+        cwd: ctx.cwd,
         reloader,
         env: ctx.env,
         events,

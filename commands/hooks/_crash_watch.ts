@@ -26,8 +26,12 @@ export interface Crashes {
 export async function watchForCrashes(exec: Executor, ms = WATCH_MS): Promise<Crashes | undefined> {
   if (!exec.status) return undefined;
   const deadline = performance.now() + ms;
-  while (exec.status().crashes === 0 && performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, Math.min(25, ms)));
+  for (
+    let left = ms;
+    exec.status().crashes === 0 && left > 0;
+    left = deadline - performance.now()
+  ) {
+    await new Promise((r) => setTimeout(r, Math.min(25, left)));
   }
   const s = exec.status();
   if (s.crashes === 0) return undefined;

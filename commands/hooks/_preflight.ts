@@ -4,10 +4,13 @@
  * program resolved for a command, the token variable for a remote), so one bad hook never hides
  * another's problems; `online` also asks each remote's `/health`. Everything loaded is closed.
  *
- * Hooks load CONCURRENTLY, at most {@linkcode PREFLIGHT_CONCURRENCY} at a time (each worker and
- * its bundle costs memory; the bundler is one esbuild shared by all), and each report is handed
- * to `onReport` the moment its hook is done, so a hook whose top level hangs costs its own load
- * timeout and holds back no one else's line.
+ * Hooks load CONCURRENTLY, at most {@linkcode PREFLIGHT_CONCURRENCY} at a time (loading is CPU
+ * work; the bundler, when a hook needs it, is one esbuild shared by all). A loaded module hook is
+ * then watched for a moment (`_crash_watch.ts`) without holding a loading slot, so the watches
+ * overlap the next loads; at most {@linkcode PREFLIGHT_OPEN} hooks are open at once, loading or
+ * watched (each worker costs ~14 MB). Each report is handed to `onReport` the moment its hook is
+ * done, so a hook whose top level hangs costs its own load timeout and holds back no one else's
+ * line.
  *
  * Imported lazily by `validate.ts`: it pulls in the bundler and the executors.
  *
@@ -50,8 +53,17 @@ export interface HookReport {
   loadMs: number;
 }
 
-/** How many hooks load at once: enough to overlap workers' starts, few enough to bound memory. */
+/**
+ * How many hooks load at once: enough to overlap workers' starts, and for a few hooks whose top
+ * levels hang to hold back no one else's load.
+ */
 export const PREFLIGHT_CONCURRENCY = 4;
+
+/**
+ * How many hooks are open at once (loading, or loaded and watched): bounds the memory, each
+ * worker holding ~14 MB (ten would pass 200 MB with the CLI's own ~85 MB).
+ */
+export const PREFLIGHT_OPEN = 8;
 
 /** Options for {@linkcode preflight}. */
 export interface PreflightOptions {
@@ -64,6 +76,30 @@ export interface PreflightOptions {
   onStart?: (entry: Entry, index: number) => void;
   /** At most this many hooks load at once; default {@linkcode PREFLIGHT_CONCURRENCY}. */
   concurrency?: number;
+  /** At most this many hooks are open at once; default {@linkcode PREFLIGHT_OPEN}. */
+  open?: number;
+}
+
+/** A counting semaphore: at most `n` holders, the others served first come, first served. */
+class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(n: number) {
+    this.#free = Math.max(1, n);
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
 }
 
 /**
@@ -81,16 +117,15 @@ export async function preflight(decl: Declaration, opts: PreflightOptions): Prom
     if (!e.enabled) done(disabledReport(e), i);
   });
   const queue = decl.entries.map((e, i) => [e, i] as const).filter(([e]) => e.enabled);
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [e, i] = next;
+  const loading = new Slots(opts.concurrency ?? PREFLIGHT_CONCURRENCY);
+  const open = new Slots(opts.open ?? PREFLIGHT_OPEN);
+  const one = ([e, i]: readonly [Entry, number]) =>
+    open.run(async () => {
       opts.onStart?.(e, i);
-      done(await checkOne(decl, e, opts), i);
-    }
-  };
-  const width = Math.max(1, opts.concurrency ?? PREFLIGHT_CONCURRENCY);
+      done(await checkOne(decl, e, { ...opts, loading }), i);
+    });
   try {
-    await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+    await Promise.all(queue.map(one));
   } finally {
     await stopBundler();
   }
@@ -109,7 +144,11 @@ function disabledReport(e: Entry): HookReport {
   };
 }
 
-async function checkOne(decl: Declaration, e: Entry, opts: PreflightOptions): Promise<HookReport> {
+async function checkOne(
+  decl: Declaration,
+  e: Entry,
+  opts: PreflightOptions & { loading: Slots },
+): Promise<HookReport> {
   const start = performance.now();
   const report: HookReport = {
     name: e.name,
@@ -121,7 +160,7 @@ async function checkOne(decl: Declaration, e: Entry, opts: PreflightOptions): Pr
     loadMs: 0,
   };
   const one: Declaration = { ...decl, entries: [e] };
-  const loaded = await loadExecutors(one, { env: opts.env, strict: true });
+  const loaded = await opts.loading.run(() => loadExecutors(one, { env: opts.env, strict: true }));
   report.loadMs = Math.round(performance.now() - start);
   report.problems.push(...loaded.problems);
   const exec = loaded.executors[0] as Executor | undefined;

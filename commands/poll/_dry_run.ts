@@ -1,13 +1,20 @@
 /**
  * `poll start --dry-run`: one cycle that reads GitHub and writes nothing — no ledger, no comment
  * or reaction on GitHub, no journal, no control record, no event log, no ETag cache, no lock —
- * and prints what it would hand the dispatcher: work item, kind, actor and why. The safe first
- * thing to run.
+ * and prints what it would hand the dispatcher (work item, kind, actor and why) and what the
+ * dispatcher would then do with it: spawn, deliver, apply a command, close — with the prompt each
+ * spawn and delivery would send, after the lifecycle hooks had their say (they run; nothing is
+ * spawned or posted). The safe first thing to run.
  *
  * @module
  */
 import type { LoadedConfig } from "../../config/mod.ts";
-import { type DispatchOutcome, parseControl, type RoutedEvent } from "../../dispatch/mod.ts";
+import {
+  type DispatchOutcome,
+  openDryRun,
+  parseControl,
+  type RoutedEvent,
+} from "../../dispatch/mod.ts";
 import { NULL_SINK } from "../../events/mod.ts";
 import { GitHubClient } from "../../github/mod.ts";
 import { openIngress } from "../../ingress/mod.ts";
@@ -50,17 +57,28 @@ export async function dryRun(o: DryRunOptions): Promise<void> {
     ctx.warn(`poll: warning: ${w}\n`);
   }
   const handed: RoutedEvent[] = [];
+  const warn = (m: string) => ctx.warn(`poll: warning: ${m}\n`);
+  // decides as the daemon would (hooks asked, prompts rendered), does nothing
+  const dry = routing.dispatcher === "journal" ? undefined : await openDryRun({
+    config,
+    events: NULL_SINK,
+    env: ctx.env,
+    warn,
+    cwd: ctx.cwd,
+  });
   const recorder = {
     dispatch(event: RoutedEvent): Promise<DispatchOutcome> {
       handed.push(event);
-      return Promise.resolve({ status: "delivered" });
+      return dry ? dry.dispatch(event) : Promise.resolve({ status: "delivered" });
     },
   };
   const ingress = await openIngress({
-    config,
+    loaded,
+    env: ctx.env,
+    cwd: ctx.cwd,
     token: o.token,
     events: NULL_SINK,
-    warn: (m) => ctx.warn(`poll: warning: ${m}\n`),
+    warn,
     dispatcher: recorder,
     ephemeral: true, // no ETag cache file
   });
@@ -89,6 +107,7 @@ export async function dryRun(o: DryRunOptions): Promise<void> {
     printEnvelope(ctx, "poll start", { ok: true, config: configRef(loaded) }, {
       dryRun: true,
       handovers: rows,
+      actions: dry?.records ?? [],
       cycle: {
         itemsSeen: report.itemsSeen,
         errors: report.errors,
@@ -110,6 +129,17 @@ export async function dryRun(o: DryRunOptions): Promise<void> {
       rows.map((r) => [r.workItem, r.kind, r.actor ?? "-", r.why]),
     ),
   );
+  for (const a of dry?.records ?? []) {
+    const what = a.action === "command"
+      ? `${a.command} (${a.status})`
+      : a.action === "comment"
+      ? "a comment on the item"
+      : a.action;
+    println(ctx, "");
+    println(ctx, `would ${what}: ${a.workItem}`);
+    const body = a.prompt ?? a.text;
+    if (body) println(ctx, body.split("\n").map((l) => `  | ${l}`).join("\n"));
+  }
 }
 
 /** The reads of a client, and a write that refuses (a dry run posts nothing). */

@@ -160,9 +160,11 @@ async function daemon(o: DaemonOptions): Promise<number> {
   const warn = (m: string) => ctx.warn(`poll: warning: ${m}\n`);
   const ledger = await Ledger.load(o.stateFile);
   const ingress = await openIngress({
-    config,
+    loaded: o.loaded,
     token: o.token,
     events,
+    env: ctx.env,
+    cwd: ctx.cwd,
     warn,
     signal: o.ghStop.signal,
   });

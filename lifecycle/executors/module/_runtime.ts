@@ -4,11 +4,11 @@
  * below are in place before the hook's first line runs. The hook itself is reached through a
  * lazily evaluated import, so a throw at its top level is reported, not fatal.
  *
- * Protocol (host → worker): `{type: "init", id, exportName?, options?, meta?, points}`,
+ * Protocol (host → worker): `{type: "init", id, exportName?, options?, meta?, points, names?}`,
  * `{type: "call", id, point, params}`, `{type: "ping", id}`.
  * Worker → host: `{id, ok: true, handles?, methods? | answer?}` or `{id, ok: false, error,
  * stack?}` (`methods`: the hook's own method names, so the host can say which point a misspelt
- * one was meant to be).
+ * one was meant to be); `{linked: true}` (no id) once a natively loaded hook's modules linked.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import { guardWorker } from "./_runtime_guards.ts";
 import { lockDownCode } from "./_runtime_codegen.ts";
 import { checkAnswer } from "./_runtime_answer.ts";
 import { describeThrown } from "./_runtime_thrown.ts";
+import { renamed, setNames } from "./_runtime_refusals.ts";
 
 type Msg =
   | {
@@ -25,6 +26,8 @@ type Msg =
     options?: Record<string, unknown>;
     meta?: { name: string; configDir: string };
     points: string[];
+    /** `[blob URL, file URL]`: what stack traces say instead of a native hook's blob URLs. */
+    names?: [string, string][];
   }
   | { type: "call"; id: number; point: string; params: Record<string, unknown> }
   | { type: "ping"; id: number };
@@ -47,11 +50,36 @@ Object.defineProperty(globalThis, "postMessage", {
   },
 });
 
+let isLinked = false;
+
+/**
+ * Called by the marker module a natively loaded hook's wrapper imports first (`_native.ts`):
+ * the hook's module graph linked and its code is about to run. The host then knows a failed
+ * load is the hook's own, not one to retry through esbuild.
+ */
+export function linked(): void {
+  if (isLinked) return;
+  isLinked = true;
+  post({ linked: true });
+}
+
+/** Answers the init message with the hook's module, once (set while an init is under way). */
+let answerInit: ((mod: Hook) => void) | undefined;
+
+/**
+ * Called by a natively loaded hook's wrapper module right after the hook's module evaluated, in
+ * the same task: the init is answered before anything its top level scheduled (a timer, an
+ * abort) can run, as it is when the hook is bundled behind the runtime.
+ */
+export function hookLoaded(mod: Hook): void {
+  answerInit?.(mod);
+}
+
 /** Replies with the failure `err`; never throws, whatever the hook threw. */
 function fail(id: number, err: unknown): void {
   const { error, stack } = describeThrown(err);
   try {
-    post({ id, ok: false, error, stack });
+    post({ id, ok: false, error: renamed(error), stack: stack && renamed(stack) });
   } catch {
     post({ id, ok: false, error: "the hook failed, and its error could not be sent" });
   }
@@ -208,9 +236,24 @@ export function start(loadHook: () => Promise<Hook>): void {
     if (msg.type === "ping") return post({ id: msg.id, ok: true });
     try {
       if (msg.type === "init") {
-        hook = instantiate(await loadHook(), msg);
-        const handles = handledPoints(hook, msg.points);
-        post({ id: msg.id, ok: true, handles, methods: hookMethods(hook) });
+        setNames(msg.names);
+        const answer = (mod: Hook) => {
+          answerInit = undefined;
+          try {
+            hook = instantiate(mod, msg);
+            post({
+              id: msg.id,
+              ok: true,
+              handles: handledPoints(hook, msg.points),
+              methods: hookMethods(hook),
+            });
+          } catch (err) {
+            fail(msg.id, err);
+          }
+        };
+        answerInit = answer;
+        const mod = await loadHook();
+        if (answerInit === answer) answer(mod); // not answered by a native hook's wrapper
         return;
       }
       const method = hook?.[msg.point];

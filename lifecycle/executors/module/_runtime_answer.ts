@@ -97,7 +97,11 @@ export function jsonStringBytes(s: string): number {
 /** Counts the answer's JSON bytes as it is copied; throws once they pass the cap. */
 class Budget {
   used = 0;
-  constructor(readonly max: number) {}
+  // a field, not a parameter property: the runtime loads with its types stripped, not compiled
+  readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
 
   add(n: number, path: string): void {
     this.used += n;

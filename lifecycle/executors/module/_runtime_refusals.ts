@@ -32,6 +32,35 @@ export function refusedGetter(obj: Loose, key: PropertyKey, what: string, why: s
   Object.defineProperty(obj, key, { get: refused(what, why), enumerable: true });
 }
 
+// Taken before any hook code runs, so a hook cannot swap them for its own.
+const apply = Reflect.apply;
+const split = String.prototype.split;
+const join = Array.prototype.join;
+
+/** Blob URL → the file URL it stands for (a natively loaded hook's modules; set at init). */
+const renames: [string, string][] = [];
+
+/** Sets what {@linkcode renamed} rewrites: `[blob URL, file URL]` pairs; others are ignored. */
+export function setNames(names: unknown): void {
+  if (!Array.isArray(names)) return;
+  for (let i = 0; i < names.length; i++) {
+    const [from, to] = names[i] ?? [];
+    if (typeof from === "string" && from.startsWith("blob:") && typeof to === "string") {
+      renames[renames.length] = [from, to];
+    }
+  }
+}
+
+/** `text` with every blob URL of the hook's modules written as the file it stands for. */
+export function renamed(text: string): string {
+  try {
+    for (let i = 0; i < renames.length; i++) {
+      text = apply(join, apply(split, text, [renames[i][0]]), [renames[i][1]]);
+    }
+  } catch { /* a hook that broke the built-ins: its text as it is */ }
+  return text;
+}
+
 /** What the guards take from the worker before the hook's views hide it. */
 export interface Host {
   /** The worker's real `Deno` namespace. */
@@ -62,7 +91,7 @@ export function takeHost(g: Loose): Host {
     ppid: deno.ppid,
     writeErr(text: string): void {
       try {
-        let bytes = encoder.encode(text);
+        let bytes = encoder.encode(renamed(text));
         while (bytes.length > 0) bytes = bytes.subarray(writeSync.call(stderr, bytes));
       } catch { /* stderr is gone: nothing to tell */ }
     },

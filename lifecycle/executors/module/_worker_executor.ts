@@ -32,14 +32,21 @@ import {
   type SupervisedOptions,
 } from "./_supervisor.ts";
 import { classifyStuck } from "./_thread_cpu.ts";
+import { type NativeHook, NativeLoadFailed } from "./_native.ts";
 
 /** How long a timed-out worker has to answer a ping before it counts as leaked. */
 const PING_MS = 100;
 
 /** Options for {@linkcode startWorkerHook}. */
 export interface WorkerHookOptions extends SupervisedOptions {
-  /** The bundle (from `bundleHook`) the worker runs. */
+  /** The bundle (from `bundleHook`) the worker runs, or a native hook's entry (`nativeHook`). */
   code: string;
+  /**
+   * Set when `code` is a native hook's entry: its modules' names (stack traces are rewritten
+   * with them) and URLs (revoked at close). Its first load then fails with `NativeLoadFailed`
+   * when the hook's modules did not link, so the caller can bundle it instead.
+   */
+  native?: Pick<NativeHook, "names" | "urls">;
   /** Exactly what the worker may do (see `workerPermissions`). */
   permissions: Deno.PermissionOptionsObject;
   /** The export to use instead of the default or the one LifecycleHooks subclass. */
@@ -57,6 +64,8 @@ interface Live {
   calls: Pending<WorkerReply>;
   /** Set once it died on its own (its first error event). */
   dead?: boolean;
+  /** Set once a native hook's modules linked (its code is about to run). */
+  linked?: boolean;
 }
 
 /** A hook running in a worker; build it with {@linkcode startWorkerHook}. */
@@ -112,17 +121,22 @@ export class WorkerHook extends SupervisedHook {
     const live: Live = { worker, calls: new Pending() };
     this.#live = live;
     let initId = 0;
-    worker.onmessage = (e: MessageEvent<WorkerReply>) => {
+    worker.onmessage = (e: MessageEvent<WorkerReply & { linked?: unknown }>) => {
+      if (e.data?.linked === true && e.data.id === undefined) {
+        live.linked = true;
+        return;
+      }
       // here, not where the init reply is awaited: a death reported in the same turn runs first
       if (e.data?.id === initId && e.data.ok) this.#everLoaded = true;
-      live.calls.settle(e.data?.id, e.data);
+      live.calls.settle(e.data?.id, this.#renamed(e.data));
     };
     worker.onerror = (e) => {
       e.preventDefault();
       if (live.dead) return;
       live.dead = true;
-      live.calls.failAll(new HookFailure(workerDied(this.at, e.message)));
-      if (this.#live === live && !this.isClosed && !this.#disabled) this.#died(live, e.message);
+      const message = this.#rename(e.message);
+      live.calls.failAll(new HookFailure(workerDied(this.at, message)));
+      if (this.#live === live && !this.isClosed && !this.#disabled) this.#died(live, message);
     };
     worker.onmessageerror = () => {
       live.calls.failAll(new HookFailure(answerUnreadable(this.at)));
@@ -136,13 +150,36 @@ export class WorkerHook extends SupervisedHook {
       meta,
       points: POINT_NAMES,
       fs: fs.init,
+      names: this.#opts.native?.names,
     });
     initId = init.id;
+    // a native hook's first load that fails before its modules linked: bundle it instead
+    const retry = (message: string, runtime: boolean) =>
+      this.#opts.native && !this.#everLoaded && !live.linked && !this.isClosed
+        ? new NativeLoadFailed(message, { runtime })
+        : undefined;
     this.#ready = init.reply.then((reply) => {
-      if (!reply.ok) throw new Error(describeWorkerError(reply));
+      if (!reply.ok) {
+        const message = describeWorkerError(reply);
+        throw retry(message, false) ?? new Error(message);
+      }
       return { handles: reply.handles ?? [], methods: reply.methods };
+    }, (err) => {
+      throw retry(messageOf(err), true) ?? err;
     });
     this.#ready.catch(() => {}); // read by loaded() and call(); never unhandled
+  }
+
+  /** `text` with a native hook's blob URLs written as the files they stand for. */
+  #rename(text: string): string {
+    for (const [url, name] of this.#opts.native?.names ?? []) text = text.replaceAll(url, name);
+    return text;
+  }
+
+  #renamed(reply: WorkerReply): WorkerReply {
+    if (!this.#opts.native || reply?.ok !== false) return reply;
+    const rename = (v: unknown) => typeof v === "string" ? this.#rename(v) : undefined;
+    return { ...reply, error: rename(reply.error), stack: rename(reply.stack) };
   }
 
   #send(live: Live, msg: Record<string, unknown>): { id: number; reply: Promise<WorkerReply> } {
@@ -234,6 +271,7 @@ export class WorkerHook extends SupervisedHook {
     this.#live.calls.failAll(new HookFailure(closed(this.at)));
     this.#live.worker.terminate();
     URL.revokeObjectURL(this.#url);
+    for (const url of this.#opts.native?.urls ?? []) URL.revokeObjectURL(url);
     return Promise.resolve();
   }
 }

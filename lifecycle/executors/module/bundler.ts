@@ -3,12 +3,12 @@
  * the worker runtime. Only the SDK and relative files inside the hook's own directory resolve
  * (symlinks followed); every other import, and any `import()` of a computed specifier, is
  * refused with `file:line:col`. Results are cached per file (invalidated when any bundled file's mtime
- * changes).
+ * changes). esbuild (its JavaScript and its ~12 MB wasm) is imported on the first build only: a
+ * process whose hooks all load natively (`_native.ts`) never compiles it.
  *
  * @module
  */
-import * as esbuild from "esbuild-wasm/esm/browser.js";
-import wasm from "./_esbuild_wasm.js";
+import type * as esbuild from "esbuild-wasm/esm/browser.js";
 import { dirname, isAbsolute } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { messageOf } from "../../../errors.ts";
@@ -49,14 +49,30 @@ function runtimeSource(path: string): string | undefined {
   return Object.hasOwn(RUNTIME_SOURCES, name) ? RUNTIME_SOURCES[name] : undefined;
 }
 
-let ready: Promise<void> | undefined;
+type Esbuild = typeof esbuild;
+
+let ready: Promise<Esbuild> | undefined;
 const cache = new Map<string, { bundle: HookBundle; mtimes: number[] }>();
 
-function init(): Promise<void> {
-  return ready ??= esbuild.initialize({ wasmModule: wasm, worker: false }).catch((err) => {
+async function start(): Promise<Esbuild> {
+  const [lib, wasm] = await Promise.all([
+    import("esbuild-wasm/esm/browser.js"),
+    import("./_esbuild_wasm.js"),
+  ]);
+  await lib.initialize({ wasmModule: wasm.default, worker: false });
+  return lib;
+}
+
+function init(): Promise<Esbuild> {
+  return ready ??= start().catch((err) => {
     ready = undefined;
     throw err;
   });
+}
+
+/** Has esbuild been started (and not stopped since)? A hook loaded natively never starts it. */
+export function bundlerStarted(): boolean {
+  return ready !== undefined;
 }
 
 /**
@@ -67,12 +83,13 @@ export async function stopBundler(): Promise<void> {
   const was = ready;
   if (!was) return;
   ready = undefined;
+  let lib: Esbuild;
   try {
-    await was;
+    lib = await was;
   } catch {
     return;
   }
-  await esbuild.stop();
+  await lib.stop();
 }
 
 function mtimes(files: string[]): number[] | undefined {
@@ -183,12 +200,12 @@ export async function bundleHook(path: string): Promise<HookBundle> {
   } catch (err) {
     throw new HookLoadError(unnamed.cannotRead(path, messageOf(err)));
   }
-  await init();
+  const lib = await init();
   const files = new Set<string>();
   const refusals = { count: 0 };
   let result: esbuild.BuildResult<{ write: false }>;
   try {
-    result = await esbuild.build({
+    result = await lib.build({
       stdin: {
         contents: `import { start } from "runtime";\nstart(() => import("${HOOK}"));\n`,
         sourcefile: ENTRY_NAME,

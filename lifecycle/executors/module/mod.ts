@@ -1,7 +1,9 @@
 /**
  * Local module hooks: a hook's `.ts` file, bundled in memory with its relative imports, run in
  * a permission-sandboxed Web Worker (or, with `isolation: "process"`, in a child the-loop
- * process with a heap cap). See `docs/decisions/0003-esbuild-wasm-hook-bundling.md`.
+ * process with a heap cap). See `docs/decisions/0003-esbuild-wasm-hook-bundling.md`. A hook in a
+ * worker whose imports can all be read without a parser is loaded natively instead, with no
+ * esbuild (`_native.ts`; `docs/decisions/0006-native-hook-loading.md`).
  *
  * @module
  */
@@ -15,7 +17,8 @@ import { bundleHook } from "./bundler.ts";
 import { type Grants, workerPermissions } from "./permissions.ts";
 import { startProcessHook } from "./_process_executor.ts";
 import { firstLocation } from "./_worker_messages.ts";
-import { startWorkerHook } from "./_worker_executor.ts";
+import { startWorkerHook, type WorkerHookOptions } from "./_worker_executor.ts";
+import { disableNative, nativeHook, NativeLoadFailed } from "./_native.ts";
 
 export { bundleHook, type HookBundle, stopBundler } from "./bundler.ts";
 export { DEFAULT_LOAD_TIMEOUT_MS, HookLoadError } from "../../executor.ts";
@@ -93,8 +96,29 @@ function restrictTo(at: HookAt, exec: Executor, on: PointName[] | undefined): Ex
 }
 
 /**
- * Loads a module hook: bundles it (refusing imports that would leave the sandbox), starts
- * its worker or child process with exactly the granted permissions, and waits (at most
+ * Starts the hook at `path` in a worker natively (no esbuild), or returns `undefined` when it
+ * must be bundled: its files cannot be read natively, or its modules did not link.
+ */
+async function startNative(
+  common: Omit<WorkerHookOptions, "code">,
+  path: string,
+): Promise<Executor | undefined> {
+  const native = await nativeHook(path);
+  if (!native) return undefined;
+  try {
+    return await startWorkerHook({ ...common, code: native.code, native });
+  } catch (err) {
+    for (const url of native.urls) URL.revokeObjectURL(url);
+    if (!(err instanceof NativeLoadFailed)) throw err;
+    if (err.runtime) disableNative(err.message);
+    return undefined;
+  }
+}
+
+/**
+ * Loads a module hook: prepares its modules natively for a worker (`_native.ts`) or bundles it
+ * with esbuild (refusing imports that would leave the sandbox), starts its worker or child
+ * process with exactly the granted permissions, and waits (at most
  * `loadTimeoutMs`) for it to load. Throws {@linkcode HookLoadError} naming the hook and, where
  * known, `file:line:col`.
  */
@@ -104,19 +128,18 @@ export async function loadModuleHook(opts: ModuleHookOptions): Promise<Executor>
   let exec: Executor;
   try {
     const permissions = workerPermissions(opts.permissions, opts.baseDir);
-    const { code } = await bundleHook(path);
     const common = {
       name,
-      code,
       permissions,
       exportName: opts.exportName,
       options: opts.options,
       baseDir: opts.baseDir,
       loadTimeoutMs: opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     };
+    const bundled = async () => ({ ...common, code: (await bundleHook(path)).code });
     exec = opts.isolation === "process"
-      ? await startProcessHook({ ...common, maxMemoryMb: opts.maxMemoryMb ?? 128 })
-      : await startWorkerHook(common);
+      ? await startProcessHook({ ...await bundled(), maxMemoryMb: opts.maxMemoryMb ?? 128 })
+      : (await startNative(common, path)) ?? await startWorkerHook(await bundled());
   } catch (err) {
     throw loadError(at, path, err);
   }

@@ -1,0 +1,95 @@
+/**
+ * `the-loop sessions list [--status S] [--format table|json]`: every registered session, closed
+ * ones too, sorted by work item (case 67). The table's columns are `Work item, Harness, Session
+ * id, Tmux, Status, Control, Last event`, Control reading `<command> (<source>)` or `-`; with no
+ * session it prints `(no registered sessions)` on stderr. JSON is the envelope with `sessions`,
+ * each the record's fields plus `ref` and `control` (the last control record, or null). Files
+ * the registry did not write, or cannot read, are skipped with a warning on stderr.
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import type { SessionRecord } from "../../state/registry.ts";
+import { visible } from "../../terminal.ts";
+import type { CliContext } from "../context.ts";
+import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
+import { formatOption, table } from "../_output.ts";
+import { openSessions } from "./_open.ts";
+
+interface ListFlags {
+  status?: SessionRecord["status"];
+  format: "table" | "json";
+}
+
+/** The table's header. */
+export const COLUMNS = [
+  "Work item",
+  "Harness",
+  "Session id",
+  "Tmux",
+  "Status",
+  "Control",
+  "Last event",
+];
+
+/** Adds `list` to the `sessions` group. */
+export function register(group: Command, ctx: CliContext): void {
+  const cmd = group.command("list")
+    .description("list registered sessions (closed ones too) and their last control command")
+    .addOption(
+      new Option("--status <status>", "only sessions with this status")
+        .choices(["active", "paused", "closed"]),
+    );
+  formatOption(cmd, ["table", "json"], "table");
+  cmd.action((flags: ListFlags) =>
+    jsonOnFailure(
+      ctx,
+      { json: flags.format === "json", command: "sessions list", fields: { sessions: [] } },
+      async (ctx) => {
+        const { loaded, store, control } = await openSessions(ctx, "sessions");
+        const records = (await store.list())
+          .filter((r) => flags.status === undefined || r.status === flags.status);
+        // the registry's fields by name (a hand-edited file's extra keys stay out of the contract)
+        const rows = await Promise.all(records.map(async (r) => ({
+          ref: r.workItem.ref,
+          workItem: r.workItem,
+          harness: r.harness,
+          harnessSessionId: r.harnessSessionId,
+          cwd: r.cwd,
+          status: r.status,
+          createdAt: r.createdAt,
+          lastEventAt: r.lastEventAt,
+          tmuxTarget: r.tmuxTarget,
+          recentDeliveries: r.recentDeliveries,
+          url: r.url,
+          control: (await control.get(r.workItem.ref)) ?? null,
+        })));
+        if (flags.format === "json") {
+          printEnvelope(ctx, "sessions list", { ok: true, config: configRef(loaded) }, {
+            sessions: rows,
+          });
+          return;
+        }
+        if (rows.length === 0) {
+          ctx.warn("(no registered sessions)\n");
+          return;
+        }
+        const cell = (s: string) => visible(s, { multiline: false }) || "-";
+        ctx.write(table(
+          COLUMNS,
+          rows.map((r) =>
+            [
+              r.ref,
+              r.harness,
+              r.harnessSessionId,
+              r.tmuxTarget,
+              r.status,
+              r.control ? `${r.control.command} (${r.control.source})` : "",
+              r.lastEventAt ?? "",
+            ].map(cell)
+          ),
+        ));
+      },
+    )
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * `the-loop sessions start|pause|resume|stop <ref> [--no-comment] [--as LOGIN]`: execution
+ * control from the terminal, exactly what the comment keywords do (cases 59–60, 64, 68):
+ *
+ * 1. the `input_received` hooks are asked (kind `command`, source `verb`); a refusal exits 1
+ *    with the hook's reason (`control.rejected` reason `input-refused`), nothing applied;
+ * 2. the action is applied locally and recorded (`<registryDir>/control/<slug>.json`);
+ * 3. unless `--no-comment`, the same keyword is posted on the work item, marked as the-loop's
+ *    own, "Issued from the-loop CLI by `<actor>`" — only when something was recorded; a failing
+ *    post warns and never undoes step 2.
+ *
+ * The exit code follows the local result: a pause with no session exits 1 (the pause is still
+ * recorded), a resume with nothing paused exits 1 (nothing recorded), a start on a running
+ * session is a no-op (exit 0). The actor is `--as`, else `$THE_LOOP_ACTOR`, else `$USER`.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { admitControl, harnessEnder, SessionControl } from "../../dispatch/mod.ts";
+import { UsageError } from "../../errors.ts";
+import * as engine from "../../lifecycle/mod.ts";
+import type { ControlCommand } from "../../state/control.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { WorkItemRef } from "../../state/work_item.ts";
+import { type CliContext, println } from "../context.ts";
+import { announce } from "./_announce.ts";
+import { openSessions, refArg } from "./_open.ts";
+
+interface VerbFlags {
+  comment: boolean;
+  as?: string;
+}
+
+const ABOUT: Record<ControlCommand, string> = {
+  start:
+    "arm a work item: the daemon spawns its session on the next event (or resumes a paused one)",
+  pause: "pause a work item's session: events are dropped until it is resumed",
+  resume: "resume a paused session",
+  stop: "stop a work item: close its session, end its harness, and disarm it",
+};
+
+/** Adds `start`, `pause`, `resume` and `stop` to the `sessions` group. */
+export function register(group: Command, ctx: CliContext): void {
+  for (const command of ["start", "pause", "resume", "stop"] as const) {
+    group.command(command)
+      .description(ABOUT[command])
+      .argument("<ref>", "the work item: github:OWNER/REPO#N or github:HOST/OWNER/REPO#N")
+      .option("--no-comment", "do not post the keyword on the work item")
+      .option("--as <login>", "who is asking (default: $THE_LOOP_ACTOR, else $USER)")
+      .action((ref: string, flags: VerbFlags) => run(command, ref, flags, ctx));
+  }
+}
+
+function actorOf(flags: VerbFlags, ctx: CliContext): string {
+  const actor = [flags.as, ctx.env("THE_LOOP_ACTOR"), ctx.env("USER")]
+    .map((a) => a?.trim()).find((a) => a);
+  if (!actor) throw new UsageError("who is asking? give --as LOGIN (or set $THE_LOOP_ACTOR)");
+  return actor;
+}
+
+async function run(
+  command: ControlCommand,
+  ref: string,
+  flags: VerbFlags,
+  ctx: CliContext,
+): Promise<void> {
+  const item = refArg(ref);
+  const actor = actorOf(flags, ctx);
+  const { loaded, events, store, control } = await openSessions(ctx, "cli");
+  const origin = { source: "cli" as const, actor, note: `issued from the-loop CLI by ${actor}` };
+  // the hooks are loaded only when some are declared (no `hooks.loaded` line for every verb)
+  if (loaded.config.hooks.length > 0) {
+    await engine.configureFromConfig(loaded, {
+      strict: true,
+      sink: events,
+      env: ctx.env,
+      warn: (m) => ctx.warn(m + "\n"),
+    });
+  }
+  try {
+    const admitted = await admitControl({ command, item, origin, events });
+    if (!admitted.proceed) {
+      throw new Error(
+        `${command} of ${item.ref} refused by an input_received hook: ${admitted.reason}`,
+      );
+    }
+    const actions = new SessionControl({
+      sessions: store,
+      control,
+      endHarness: harnessEnder({
+        tmux: loaded.config.webhooks.ghWebhook.routing.tmux,
+        warn: (m) => ctx.warn(`warning: ${m}\n`),
+      }),
+      events,
+      warn: (m) => ctx.warn(`warning: ${m}\n`),
+    });
+    const result = await actions.apply(command, item, origin);
+    if (result.status !== "rejected") {
+      println(ctx, done(command, item, result.session, result.status));
+    }
+    if (result.recorded && flags.comment) {
+      await announce({ ctx, loaded, item, command, actor, events });
+    }
+    if (result.status === "rejected") throw new Error(refusal(item, result.reason));
+  } finally {
+    await engine.reset();
+  }
+}
+
+const who = (s: SessionRecord) => `${s.harness}:${s.harnessSessionId}`;
+
+/** The line a verb prints when it did something (or, for start, found nothing to do). */
+function done(
+  command: ControlCommand,
+  item: WorkItemRef,
+  session: SessionRecord | undefined,
+  status: "applied" | "noop",
+): string {
+  if (status === "noop") {
+    return `${item.ref} already runs (${session ? who(session) : "?"}): nothing to do`;
+  }
+  switch (command) {
+    case "start":
+      return session
+        ? `started ${item.ref}: its paused session (${who(session)}) is active again`
+        : `started ${item.ref}: recorded; the daemon spawns its session on the next event`;
+    case "pause":
+      return `paused ${item.ref} (${session ? who(session) : "?"})`;
+    case "resume":
+      return `resumed ${item.ref} (${session ? who(session) : "?"})`;
+    case "stop":
+      return session
+        ? `stopped ${item.ref}: session ${who(session)} closed`
+        : `stopped ${item.ref}: no session was running; recorded, so it stays disarmed`;
+  }
+}
+
+/** The error a rejected verb exits 1 with. */
+function refusal(item: WorkItemRef, reason: string | undefined): string {
+  if (reason === "no-session") return `no active session for ${item.ref} (the pause is recorded)`;
+  if (reason === "nothing-to-resume") {
+    return `nothing to resume for ${item.ref}: it has no paused session (nothing recorded)`;
+  }
+  return `${item.ref}: refused (${reason ?? "no reason given"})`;
+}

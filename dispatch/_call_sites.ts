@@ -1,0 +1,176 @@
+/**
+ * The lifecycle call sites of the dispatcher: each builds its point's context from what the turn
+ * knows, asks the hooks, and hands back the decisions — nothing else. The engine never throws;
+ * should an injected one (or building a context) fail, the site proceeds as if no hook were
+ * declared and says so (`dispatch.hook_error`): a hook can never crash the daemon.
+ *
+ * @module
+ */
+import { messageOf } from "../errors.ts";
+import {
+  type ContextInit,
+  type ContextOf,
+  makeContext,
+  type PointName,
+  type WorkItem,
+  workItemFromRef,
+  type WorkItemKind,
+} from "../lifecycle/sdk/mod.ts";
+import type { HarnessName } from "./seams.ts";
+import type { RoutedEvent } from "./types.ts";
+import type { Turn } from "./_deps.ts";
+
+/** A proceed point's answer: whether to go on, and who refused and why. */
+export interface Verdict {
+  proceed: boolean;
+  reason: string;
+  /** The refusing hook's name (`a lifecycle hook` when the engine cannot say). */
+  hook: string;
+}
+
+/** What the event says its work item is: an issue, a pull request, or `""` (unknown). */
+function kindOf(event: RoutedEvent): WorkItemKind {
+  if (event.linkedFrom) return "issue"; // reached through a PR: a linked issue
+  const issue = event.payload.issue as { pull_request?: unknown } | undefined;
+  if (event.ghEvent.startsWith("pull_request") || issue?.pull_request) return "pull-request";
+  if (event.ghEvent === "issues" || event.ghEvent === "issue_comment") return "issue";
+  return "";
+}
+
+/** The work item of the turn, as the hooks see it. */
+export function workItemOf(event: RoutedEvent): WorkItem {
+  return workItemFromRef(event.workItem.ref, { kind: kindOf(event) });
+}
+
+/** The conversation's endpoint: the PR the event came through, else the work item. */
+function endpointOf(event: RoutedEvent): WorkItem {
+  if (!event.linkedFrom) return workItemOf(event);
+  try {
+    return workItemFromRef(event.linkedFrom, { kind: "pull-request" });
+  } catch {
+    return workItemOf(event);
+  }
+}
+
+/** Runs `point` over a context built from `facts`; the context as the hooks left it. */
+async function ask<P extends PointName>(
+  turn: Turn,
+  point: P,
+  facts: ContextInit<P>,
+): Promise<ContextOf<P> | undefined> {
+  try {
+    return await turn.deps.hooks.run(point, makeContext(point, facts));
+  } catch (err) {
+    turn.emit("dispatch.hook_error", { point, error: messageOf(err) }, "warning");
+    return undefined;
+  }
+}
+
+function verdictOf(turn: Turn, ctx: { proceed: boolean; reason: string } | undefined): Verdict {
+  if (!ctx || ctx.proceed !== false) return { proceed: true, reason: "", hook: "" };
+  let hook: string | undefined;
+  try {
+    hook = turn.deps.hooks.refuserOf?.(ctx);
+  } catch { /* the name is a nicety */ }
+  return { proceed: false, reason: ctx.reason ?? "", hook: hook || "a lifecycle hook" };
+}
+
+/** `work_item_start`: once per arming, before the workspace is prepared. */
+export async function askStart(
+  turn: Turn,
+  o: { command: string; actor: string; harness: HarnessName },
+): Promise<Verdict> {
+  const ctx = await ask(turn, "work_item_start", {
+    work_item: workItemOf(turn.event),
+    loop: "",
+    command: o.command,
+    actor: o.actor,
+    harness: o.harness,
+    instance: "",
+  });
+  return verdictOf(turn, ctx);
+}
+
+/** What a launch is: the facts `session_spawn` and `session_spawned` share. */
+export interface Launch {
+  harness: HarnessName;
+  cwd: string;
+  respawn: boolean;
+}
+
+function launchFacts(turn: Turn, l: Launch) {
+  return {
+    work_item: workItemOf(turn.event),
+    endpoint: endpointOf(turn.event),
+    harness: l.harness,
+    cwd: l.cwd,
+    model: "",
+    effort: "",
+    harness_args: [...(turn.config.harnessArgs[l.harness] ?? [])],
+    respawn: l.respawn,
+  };
+}
+
+/** `session_spawn`: before every harness launch; `prompt` is what it boots on. */
+export async function askSpawn(
+  turn: Turn,
+  l: Launch & { prompt: string },
+): Promise<Verdict & { prompt: string }> {
+  const ctx = await ask(turn, "session_spawn", {
+    ...launchFacts(turn, l),
+    loop: "",
+    prompt: l.prompt,
+  });
+  const prompt = typeof ctx?.prompt === "string" && ctx.prompt !== "" ? ctx.prompt : l.prompt;
+  return { ...verdictOf(turn, ctx), prompt };
+}
+
+/** `session_spawned`: after registration, before the announcement. */
+export async function askSpawned(
+  turn: Turn,
+  l: Launch & { harnessSessionId: string; tmuxTarget: string },
+): Promise<{ announce: boolean }> {
+  const ctx = await ask(turn, "session_spawned", {
+    ...launchFacts(turn, l),
+    harness_session_id: l.harnessSessionId,
+    tmux_target: l.tmuxTarget,
+  });
+  return { announce: ctx?.announce !== false };
+}
+
+/** `input_received`: a comment about to be delivered, or a command about to be applied. */
+export async function askInput(
+  turn: Turn,
+  o: { kind: "comment" | "command"; command: string; text: string },
+): Promise<Verdict & { text: string }> {
+  const ctx = await ask(turn, "input_received", {
+    work_item: workItemOf(turn.event),
+    kind: o.kind,
+    actor: turn.event.actor ?? "",
+    source: "comment",
+    command: o.command,
+    event: turn.event.ghEvent,
+    endpoint: endpointOf(turn.event),
+    loop: "",
+    text: o.text,
+  });
+  const text = typeof ctx?.text === "string" ? ctx.text : o.text;
+  return { ...verdictOf(turn, ctx), text };
+}
+
+/** `work_item_complete`: at closure, before the closure is announced. */
+export async function askComplete(
+  turn: Turn,
+  o: { state: string; kind: "issue" | "pull-request"; reason: string },
+): Promise<{ announce: boolean }> {
+  const ctx = await ask(turn, "work_item_complete", {
+    work_item: workItemFromRef(turn.ref, { kind: o.kind }),
+    state: o.state,
+    kind: o.kind,
+    reason: o.reason,
+    source: turn.event.via === "poll" ? "poll" : "webhook",
+    actor: turn.event.actor ?? "",
+    loop: "",
+  });
+  return { announce: ctx?.announce !== false };
+}

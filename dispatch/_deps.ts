@@ -1,0 +1,136 @@
+/**
+ * What every step of a dispatch shares: the dispatcher's resolved options ({@linkcode Deps}) and
+ * one event's turn ({@linkcode Turn}): its config snapshot, its events, its reactions and the
+ * deadline every harness call runs under.
+ *
+ * @module
+ */
+import type { RoutingConfig } from "../config/mod.ts";
+import { messageOf } from "../errors.ts";
+import type { SessionDispatcherOptions, StartMarks } from "./dispatcher.ts";
+import type { PromptTemplates } from "./prompts.ts";
+import type { DispatchOutcome, RoutedEvent } from "./types.ts";
+import { react } from "./_reactions.ts";
+
+/** The options, defaults filled. */
+export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {
+  templates: () => PromptTemplates;
+  startMarks: StartMarks;
+  now: () => Date;
+  uuid: () => string;
+}
+
+/** A step's answer: the outcome, and whether it counts as done for the reaction (default: delivered). */
+export interface Handled {
+  outcome: DispatchOutcome;
+  ok?: boolean;
+}
+
+/** A harness call that outlived `dispatchTimeoutSeconds`. */
+export class DispatchTimeout extends Error {
+  override name = "DispatchTimeout";
+  constructor(what: string, seconds: number) {
+    super(
+      `${what} did not finish within dispatchTimeoutSeconds (${seconds} s); ` +
+        "it is retried with the next delivery (raise routing.dispatchTimeoutSeconds if it needs longer)",
+    );
+  }
+}
+
+/** One event's turn in its work item's queue. */
+export class Turn {
+  readonly deps: Deps;
+  readonly event: RoutedEvent;
+  readonly signal?: AbortSignal;
+  /** The routing settings as they were when the turn began. */
+  readonly config: RoutingConfig;
+  #picked = false;
+  #reactions: Promise<void> = Promise.resolve();
+
+  constructor(deps: Deps, event: RoutedEvent, signal?: AbortSignal) {
+    this.deps = deps;
+    this.event = event;
+    this.signal = signal;
+    this.config = deps.config();
+  }
+
+  get ref(): string {
+    return this.event.workItem.ref;
+  }
+
+  /** Picks the event up: the `started` reaction (once), not waited for. */
+  pickup(): void {
+    if (this.#picked) return;
+    this.#picked = true;
+    this.#reactions = react(this, "started");
+  }
+
+  /** After the turn: `completed` or `error` when it was picked up (after `started`). */
+  async finish(ok: boolean): Promise<void> {
+    if (!this.#picked) return;
+    this.#reactions = this.#reactions.then(() => react(this, ok ? "completed" : "error"));
+    await this.#reactions;
+  }
+
+  /** Emits an event about this turn's work item and delivery. Never throws. */
+  emit(type: string, fields: Record<string, unknown> = {}, level?: "warning" | "error"): void {
+    try {
+      this.deps.events.emit(
+        type,
+        { work_item: this.ref, delivery_id: this.event.deliveryId, ...fields },
+        level ? { level } : undefined,
+      );
+    } catch { /* the log must not decide a dispatch */ }
+  }
+
+  /** Settled: decided, nothing more to do, never retried. */
+  settled(reason: string, ok?: boolean): Handled {
+    return { outcome: { status: "settled", reason }, ...(ok !== undefined ? { ok } : {}) };
+  }
+
+  /** `dispatch.dropped` and settled (spawn-policy, awaiting-start, session-paused). */
+  dropped(reason: string): Handled {
+    this.emit("dispatch.dropped", {
+      reason,
+      kind: this.event.kind,
+      gh_event: this.event.ghEvent,
+      actor: this.event.actor,
+    });
+    return this.settled(reason);
+  }
+
+  /** `dispatch.failed` {stage, error, will_retry} and the failed outcome. */
+  failed(stage: string, err: unknown, retry = true): DispatchOutcome {
+    const error = messageOf(err);
+    this.emit("dispatch.failed", { stage, error, will_retry: retry }, "warning");
+    return { status: "failed", reason: `${stage}: ${error}`, retry };
+  }
+
+  /**
+   * Runs one harness call (workspace, spawn, deliver, …) under `dispatchTimeoutSeconds` and the
+   * dispatch's own signal: the call is handed an `AbortSignal`, and the turn stops waiting at the
+   * deadline even if the call does not listen.
+   */
+  async harness<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const seconds = this.config.dispatchTimeoutSeconds;
+    const deadline = new AbortController();
+    const signal = this.signal ? AbortSignal.any([deadline.signal, this.signal]) : deadline.signal;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = new DispatchTimeout(what, seconds);
+        deadline.abort(err);
+        reject(err);
+      }, seconds * 1000);
+      this.signal?.addEventListener("abort", () => reject(this.signal!.reason), { once: true });
+    });
+    stop.catch(() => {});
+    const call = fn(signal);
+    call.catch(() => {}); // the deadline may have answered already
+    try {
+      return await Promise.race([call, stop]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The values a prompt is rendered with, and the two renderings: the event prompt (a delivery)
+ * and the spawn prompt (a new session's boot text).
+ *
+ * @module
+ */
+import { slugOf } from "../state/work_item.ts";
+import { type PromptValues, renderPrompt } from "./prompts.ts";
+import type { RoutedEvent } from "./types.ts";
+import type { Turn } from "./_deps.ts";
+import { payloadExcerpt } from "./_excerpt.ts";
+
+/** How the session talks to people, by how it is hosted. */
+function interactionDirective(turn: Turn): string {
+  const ref = turn.ref;
+  const ask = `When you need a decision from a person, ask it in a comment on ${ref} ` +
+    "and wait: the answer reaches you as a new event.";
+  const runner = turn.deps.runner;
+  if (runner.kind === "tmux") {
+    const slug = slugOf(turn.event.workItem);
+    const attach = runner.attachCommand?.(slug) ?? `tmux attach -t loop-${slug}`;
+    return `This session runs in tmux (\`${attach}\`), where a person may be watching. ${ask}`;
+  }
+  return "This session runs headless: each event is one turn. " +
+    ask.replace("and wait", "and end your turn");
+}
+
+/** The placeholders' values for `event` (its text possibly rewritten by a hook). */
+export function promptValues(turn: Turn, event: RoutedEvent): PromptValues {
+  const item = event.workItem;
+  return {
+    work_item: item.ref,
+    event: event.ghEvent,
+    action: event.action,
+    repository: `${item.owner}/${item.repo}`,
+    delivery_id: event.deliveryId,
+    payload_excerpt: payloadExcerpt(event),
+    interaction_directive: interactionDirective(turn),
+    graph_context: "",
+  };
+}
+
+/** The prompt a live session is given for `event`. */
+export function eventPrompt(turn: Turn, event: RoutedEvent): string {
+  return renderPrompt(turn.deps.templates().event, promptValues(turn, event));
+}
+
+/** The text a new session boots on, `event` being what triggered it. */
+export function spawnPrompt(turn: Turn, event: RoutedEvent): string {
+  return renderPrompt(turn.deps.templates().spawn, promptValues(turn, event));
+}

@@ -1,0 +1,207 @@
+/**
+ * A new session for a work item (case 62), in this order: `work_item_start` once per arming (a
+ * refusal disarms the item), the checkout (`workspace.enabled`), harness trust, the spawn prompt
+ * and `session_spawn` (which may rewrite it or refuse the launch), the runner's spawn, the
+ * registry (`session.registered`), `session.spawned`, `session_spawned`, and the announcement
+ * (`session.announced`) unless a hook or `announce.enabled: false` says not to.
+ *
+ * @module
+ */
+import { messageOf } from "../errors.ts";
+import type { SessionRecord } from "../state/registry.ts";
+import { slugOf } from "../state/work_item.ts";
+import type { HarnessName, HostedSession } from "./seams.ts";
+import type { RoutedEvent } from "./types.ts";
+import type { Handled, Turn } from "./_deps.ts";
+import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
+import { announce, explainRefusal } from "./_notes.ts";
+import { spawnPrompt } from "./_render.ts";
+
+/** `loop-<slug>` as tmux names it (`.` and `:` become `_`). */
+function tmuxName(slug: string): string {
+  return `loop-${slug}`.replace(/[.:]/g, "_");
+}
+
+/** The work item's browser URL: the payload's when the event is its own, else built. */
+function itemUrl(event: RoutedEvent): string {
+  const p = event.payload as {
+    issue?: { html_url?: unknown };
+    pull_request?: { html_url?: unknown };
+  };
+  const own = event.linkedFrom ? undefined : p.issue?.html_url ?? p.pull_request?.html_url;
+  if (typeof own === "string" && own) return own;
+  const i = event.workItem;
+  return `https://${i.host}/${i.owner}/${i.repo}/issues/${i.number}`;
+}
+
+/**
+ * Asks `work_item_start` when this arming has not been asked yet. A refusal disarms the item
+ * (its control record and marker cleared), posts one note and settles: the Handled to return.
+ */
+async function ensureStarted(
+  turn: Turn,
+  o: { command: string; actor: string; harness: HarnessName },
+): Promise<Handled | undefined> {
+  const { startMarks, controlStore } = turn.deps;
+  if (!(await startMarks.mark(turn.ref))) return undefined;
+  const v = await askStart(turn, o);
+  if (v.proceed) return undefined;
+  await controlStore.clear(turn.ref).catch(() => {});
+  await startMarks.clear(turn.ref).catch(() => {});
+  return await explainRefusal(turn, {
+    point: "work_item_start",
+    hook: v.hook,
+    reason: v.reason,
+    what: "start",
+    settle: "hook-refused",
+  });
+}
+
+/** Spawns a session for the turn's work item, `event` (its text maybe rewritten) the trigger. */
+export async function spawnFor(
+  turn: Turn,
+  event: RoutedEvent,
+  o: { command: string; actor: string },
+): Promise<Handled> {
+  const { deps, config } = turn;
+  const harness = config.defaultHarness;
+  let adapter;
+  try {
+    adapter = deps.adapterFor(harness);
+  } catch (err) {
+    return { outcome: turn.failed("harness", err, false) };
+  }
+  const refused = await ensureStarted(turn, { ...o, harness });
+  if (refused) return refused;
+  turn.pickup();
+  const item = event.workItem;
+  let cwd = config.spawnWorkdir || deps.spawnWorkdir;
+  if (deps.workspaces && config.workspace.enabled) {
+    const workspaces = deps.workspaces;
+    try {
+      cwd = (await turn.harness("preparing the workspace", (signal) =>
+        workspaces.prepare(item, { signal }))).cwd;
+    } catch (err) {
+      return { outcome: turn.failed("workspace", err) };
+    }
+  }
+  const extraArgs = [...(config.harnessArgs[harness] ?? [])];
+  if (deps.trust && config.harnessTrust.enabled) {
+    await deps.trust.prepare({ harness, cwd, extraArgs }).catch(() => {});
+  }
+  const launch = { harness, cwd, respawn: false };
+  const v = await askSpawn(turn, { ...launch, prompt: spawnPrompt(turn, event) });
+  if (!v.proceed) {
+    return await explainRefusal(turn, {
+      point: "session_spawn",
+      hook: v.hook,
+      reason: v.reason,
+      what: "launch",
+      settle: "hook-refused",
+    });
+  }
+  const slug = slugOf(item);
+  const hosted: HostedSession = {
+    ref: item.ref,
+    slug,
+    harness,
+    harnessSessionId: adapter.preassignsId ? deps.uuid() : "",
+    cwd,
+    tmuxTarget: deps.runner.kind === "tmux" ? tmuxName(slug) : "",
+  };
+  let result;
+  try {
+    result = await turn.harness(
+      `spawning ${harness}`,
+      (signal) => deps.runner.spawn(hosted, v.prompt, { resume: false, signal }),
+    );
+  } catch (err) {
+    return { outcome: turn.failed("spawn", err) };
+  }
+  let record: SessionRecord;
+  try {
+    record = await deps.sessions.register({
+      item,
+      harness,
+      harnessSessionId: result.harnessSessionId || hosted.harnessSessionId,
+      cwd,
+      tmuxTarget: result.tmuxTarget,
+      url: itemUrl(event),
+    });
+    await deps.sessions.touch(item.ref, event.deliveryId);
+  } catch (err) {
+    // a harness nobody can find is worse than none: end it, and let the delivery retry
+    await deps.runner.close({ ...hosted, tmuxTarget: result.tmuxTarget }).catch(() => {});
+    return { outcome: turn.failed("register", err) };
+  }
+  turn.emit("session.spawned", {
+    harness,
+    harness_session_id: record.harnessSessionId,
+    runner: deps.runner.kind,
+    tmux_target: record.tmuxTarget,
+    gh_event: event.ghEvent,
+  });
+  const after = await askSpawned(turn, {
+    ...launch,
+    harnessSessionId: record.harnessSessionId,
+    tmuxTarget: record.tmuxTarget,
+  });
+  if (after.announce && config.announce.enabled) await announce(turn, record);
+  return { outcome: { status: "delivered", detail: "spawned" } };
+}
+
+/**
+ * Relaunches a live session whose harness is gone, on `prompt` (the event prompt): after
+ * `session_spawn` (respawn), resuming the conversation when `tmux.resumeOnRespawn` allows. No
+ * announcement: the one already posted names the same tmux session.
+ */
+export async function respawn(
+  turn: Turn,
+  hosted: HostedSession,
+  prompt: string,
+): Promise<Handled | undefined> {
+  const { deps, config } = turn;
+  const v = await askSpawn(turn, {
+    harness: hosted.harness,
+    cwd: hosted.cwd,
+    respawn: true,
+    prompt,
+  });
+  if (!v.proceed) {
+    return await explainRefusal(turn, {
+      point: "session_spawn",
+      hook: v.hook,
+      reason: v.reason,
+      what: "relaunch",
+      settle: "hook-refused",
+    });
+  }
+  const resume = deps.runner.kind === "tmux" ? config.tmux.resumeOnRespawn : true;
+  let result;
+  try {
+    result = await turn.harness(
+      `respawning ${hosted.harness}`,
+      (signal) => deps.runner.spawn(hosted, v.prompt, { resume, signal }),
+    );
+  } catch (err) {
+    return { outcome: turn.failed("respawn", err) };
+  }
+  const id = result.harnessSessionId || hosted.harnessSessionId;
+  const patch = {
+    ...(id !== hosted.harnessSessionId ? { harnessSessionId: id } : {}),
+    ...(result.tmuxTarget && result.tmuxTarget !== hosted.tmuxTarget
+      ? { tmuxTarget: result.tmuxTarget }
+      : {}),
+  };
+  if (Object.keys(patch).length > 0) {
+    await deps.sessions.update(turn.ref, patch).catch((err) =>
+      turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning")
+    );
+  }
+  turn.emit("session.respawned", {
+    harness: hosted.harness,
+    harness_session_id: id,
+    resumed: resume && id === hosted.harnessSessionId,
+  });
+  return undefined;
+}

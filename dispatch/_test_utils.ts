@@ -1,0 +1,404 @@
+/**
+ * Test helpers for the dispatcher: a real registry, control store and `SessionControl` in a
+ * temporary folder, and small fakes behind the seams (runner, GitHub writes, hooks).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { configFromText, type RoutingConfig } from "../config/mod.ts";
+import { MemorySink } from "../events/mod.ts";
+import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
+import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
+import { ControlStore } from "../state/control.ts";
+import { RegistryDir } from "../state/registry.ts";
+import type { SessionRecord } from "../state/registry.ts";
+import { parseWorkItem, slugOf } from "../state/work_item.ts";
+import { adapterFor } from "./harness/mod.ts";
+import type { DispatchGitHub, DispatchHooks, DispatchRunner } from "./dispatcher.ts";
+import { SessionDispatcher } from "./dispatcher.ts";
+import { defaultTemplates, type PromptTemplates } from "./prompts.ts";
+import type { HostedSession, SpawnResult } from "./seams.ts";
+import { SessionControl, SessionStore } from "./sessions/mod.ts";
+import type { RoutedEvent } from "./types.ts";
+
+/** A promise to settle by hand. */
+export class Deferred<T = void> {
+  readonly promise: Promise<T>;
+  resolve!: (value: T) => void;
+  reject!: (err: unknown) => void;
+  constructor() {
+    this.promise = new Promise<T>((res, rej) => [this.resolve, this.reject] = [res, rej]);
+  }
+}
+
+/** One call a fake runner took. */
+export interface RunnerCall {
+  op: "spawn" | "deliver" | "close";
+  ref: string;
+  prompt?: string;
+  resume?: boolean;
+  harnessSessionId?: string;
+}
+
+/** A runner that records and, when told, holds its calls until released. */
+export class FakeRunner implements DispatchRunner {
+  readonly kind: "process" | "tmux";
+  readonly calls: RunnerCall[] = [];
+  /** Called inside spawn and deliver; may hold the call (a deferred) or throw. */
+  gate: (call: RunnerCall, signal?: AbortSignal) => Promise<void> | void = () => {};
+  isAlive = true;
+  running = 0;
+  maxRunning = 0;
+
+  constructor(kind: "process" | "tmux" = "tmux") {
+    this.kind = kind;
+  }
+
+  async #take(call: RunnerCall, signal?: AbortSignal): Promise<void> {
+    this.calls.push(call);
+    this.running++;
+    this.maxRunning = Math.max(this.maxRunning, this.running);
+    try {
+      await this.gate(call, signal);
+    } finally {
+      this.running--;
+    }
+  }
+
+  async spawn(
+    s: HostedSession,
+    prompt: string,
+    opts: { resume: boolean; signal?: AbortSignal },
+  ): Promise<SpawnResult> {
+    const call = {
+      op: "spawn" as const,
+      ref: s.ref,
+      prompt,
+      resume: opts.resume,
+      harnessSessionId: s.harnessSessionId,
+    };
+    await this.#take(call, opts.signal);
+    return {
+      harnessSessionId: s.harnessSessionId || "chat-1",
+      tmuxTarget: this.kind === "tmux" ? `loop-${s.slug}` : "",
+    };
+  }
+
+  async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
+    await this.#take({ op: "deliver", ref: s.ref, prompt }, opts.signal);
+  }
+
+  alive(): Promise<boolean> {
+    return Promise.resolve(this.isAlive);
+  }
+
+  close(s: HostedSession): Promise<void> {
+    this.calls.push({ op: "close", ref: s.ref });
+    return Promise.resolve();
+  }
+
+  attachCommand(slug: string): string {
+    return `tmux attach -t loop-${slug}`;
+  }
+
+  logPath(slug: string): string {
+    return `/state/logs/${slug}.log`;
+  }
+
+  ops(): string[] {
+    return this.calls.map((c) => `${c.op} ${c.ref}`);
+  }
+}
+
+/** The GitHub writes, recorded; either kind can be made to fail. */
+export class FakeGitHub {
+  readonly comments: { repo: string; number: number; body: string }[] = [];
+  readonly reactions: { target: ReactionTarget; content: ReactionContent }[] = [];
+  failComments = false;
+  failReactions = false;
+
+  createComment(repo: string, number: number, body: string): Promise<{ html_url: string }> {
+    if (this.failComments) return Promise.reject(new Error("HTTP 502 from GitHub"));
+    this.comments.push({ repo, number, body });
+    return Promise.resolve({ html_url: `https://github.com/${repo}/issues/${number}#c1` });
+  }
+
+  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void> {
+    if (this.failReactions) return Promise.reject(new Error("HTTP 403 from GitHub"));
+    this.reactions.push({ target, content });
+    return Promise.resolve();
+  }
+
+  contents(): string[] {
+    return this.reactions.map((r) => r.content);
+  }
+}
+
+type Answer = (ctx: Record<string, unknown>) => void;
+
+/** Hooks that answer what a test tells them to, and remember what they were asked. */
+export class FakeHooks {
+  readonly seen: { point: PointName; ctx: Record<string, unknown> }[] = [];
+  readonly answers: Partial<Record<PointName, Answer>> = {};
+  /** The name `refuserOf` gives a refusal. */
+  refuser = "roster";
+
+  run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
+    const c = ctx as unknown as Record<string, unknown>;
+    this.seen.push({ point, ctx: c });
+    this.answers[point]?.(c);
+    return Promise.resolve(ctx);
+  }
+
+  refuserOf(ctx: object): string | undefined {
+    return (ctx as { proceed?: unknown }).proceed === false ? this.refuser : undefined;
+  }
+
+  points(): PointName[] {
+    return this.seen.map((s) => s.point);
+  }
+}
+
+let defaults: RoutingConfig | undefined;
+
+/** The default routing settings (from the real schema's defaults). */
+export async function defaultRouting(): Promise<RoutingConfig> {
+  if (!defaults) {
+    const { config } = await configFromText(null, {
+      file: null,
+      env: () => undefined,
+      cwd: Deno.cwd(),
+    });
+    defaults = config.webhooks.ghWebhook.routing;
+  }
+  return structuredClone(defaults);
+}
+
+/** What {@linkcode setup} builds. */
+export interface Setup {
+  dispatcher: SessionDispatcher;
+  runner: FakeRunner;
+  github: FakeGitHub;
+  hooks: FakeHooks;
+  events: MemorySink;
+  sessions: SessionStore;
+  control: SessionControl;
+  controlStore: ControlStore;
+  registryDir: string;
+  /** The settings in force: change it and the next event sees it. */
+  routing: RoutingConfig;
+  dir: string;
+  /** Removes the temporary folder (`await using t = await setup()`). */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options of {@linkcode setup}. */
+export interface SetupOptions {
+  routing?: (r: RoutingConfig) => void;
+  runner?: "process" | "tmux";
+  templates?: PromptTemplates;
+  /** Stands in for the fake writes (a real client against the fake GitHub server). */
+  github?: DispatchGitHub;
+  /** Stands in for the fake hooks (a real hook runner). */
+  hooks?: DispatchHooks;
+}
+
+/** A dispatcher over a real registry in a temporary folder, with fakes around it. */
+export async function setup(o: SetupOptions = {}): Promise<Setup> {
+  const dir = await Deno.makeTempDir({ prefix: "the-loop-dispatch-" });
+  const registryDir = join(dir, "sessions");
+  const routing = await defaultRouting();
+  routing.registryDir = registryDir;
+  routing.spawnOnUnmatched = "labeled";
+  routing.runner = o.runner ?? "tmux";
+  routing.workspace.enabled = false;
+  routing.harnessTrust.enabled = false;
+  o.routing?.(routing);
+  const events = new MemorySink();
+  const runner = new FakeRunner(o.runner ?? "tmux");
+  const github = new FakeGitHub();
+  const hooks = new FakeHooks();
+  const sessions = new SessionStore({ registry: new RegistryDir(registryDir), events });
+  const controlStore = new ControlStore(registryDir);
+  const control = new SessionControl({
+    sessions,
+    control: controlStore,
+    endHarness: (s) => runner.close({ ...hostedOfRecord(s) }),
+    events,
+  });
+  let n = 0;
+  const dispatcher = new SessionDispatcher({
+    config: () => routing,
+    sessions,
+    control,
+    controlStore,
+    runner,
+    adapterFor,
+    github: o.github ?? github,
+    hooks: o.hooks ?? hooks,
+    events,
+    templates: o.templates ?? defaultTemplates(),
+    spawnWorkdir: dir,
+    uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
+  });
+  return {
+    dispatcher,
+    runner,
+    github,
+    hooks,
+    events,
+    sessions,
+    control,
+    controlStore,
+    registryDir,
+    routing,
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
+  };
+}
+
+function hostedOfRecord(s: SessionRecord): HostedSession {
+  return {
+    ref: s.workItem.ref,
+    slug: slugOf(parseWorkItem(s.workItem.ref)!),
+    harness: s.harness as HostedSession["harness"],
+    harnessSessionId: s.harnessSessionId,
+    cwd: s.cwd,
+    tmuxTarget: s.tmuxTarget,
+  };
+}
+
+let seq = 0;
+
+/** Options of the event builders. */
+export interface EventOpts {
+  actor?: string | null;
+  labeled?: boolean;
+  deliveryId?: string;
+  action?: string;
+  repo?: string;
+}
+
+function base(number: number, o: EventOpts) {
+  const repo = o.repo ?? "octo/repo";
+  const workItem = parseWorkItem(`github:${repo}#${number}`)!;
+  return {
+    workItem,
+    deliveryId: o.deliveryId ?? `d-${++seq}`,
+    via: "gh-webhook" as const,
+    actor: o.actor === undefined ? "alice" : o.actor,
+    labeled: o.labeled ?? true,
+    repository: { full_name: repo },
+  };
+}
+
+/** An issue comment on `#number` saying `body`. */
+export function comment(number: number, body: string, o: EventOpts = {}): RoutedEvent {
+  const b = base(number, o);
+  const id = 1000 + seq;
+  const url = `https://github.com/${b.repository.full_name}/issues/${number}#issuecomment-${id}`;
+  return {
+    workItem: b.workItem,
+    kind: "comment",
+    ghEvent: "issue_comment",
+    action: o.action ?? "created",
+    deliveryId: b.deliveryId,
+    via: b.via,
+    actor: b.actor,
+    labeled: b.labeled,
+    text: body,
+    subject: { kind: "issue_comment", id, url, number },
+    payload: {
+      action: o.action ?? "created",
+      issue: { number, html_url: `https://github.com/${b.repository.full_name}/issues/${number}` },
+      comment: { id, body, html_url: url, user: { login: b.actor } },
+      repository: b.repository,
+    },
+  };
+}
+
+/** An `issues` event (labeled, opened, …) on `#number`. */
+export function itemEvent(number: number, o: EventOpts = {}): RoutedEvent {
+  const b = base(number, o);
+  const action = o.action ?? "labeled";
+  return {
+    workItem: b.workItem,
+    kind: "item",
+    ghEvent: "issues",
+    action,
+    deliveryId: b.deliveryId,
+    via: b.via,
+    actor: b.actor,
+    labeled: b.labeled,
+    text: "",
+    subject: { kind: "issue", id: 77, number },
+    payload: {
+      action,
+      issue: { number, title: "Fix the thing", state: "open" },
+      label: { name: "the-loop: auto-execute" },
+      repository: b.repository,
+    },
+  };
+}
+
+/** The poller's presence nudge for `#number`. */
+export function presence(number: number, o: EventOpts = {}): RoutedEvent {
+  return { ...itemEvent(number, { ...o, action: "opened" }), kind: "presence" };
+}
+
+/** A `workflow_run` for `#number`. */
+export function ciEvent(number: number, o: EventOpts = {}): RoutedEvent {
+  const b = base(number, o);
+  return {
+    workItem: b.workItem,
+    kind: "ci",
+    ghEvent: "workflow_run",
+    action: "completed",
+    deliveryId: b.deliveryId,
+    via: b.via,
+    actor: null,
+    labeled: false,
+    text: "",
+    payload: {
+      workflow_run: { name: "ci", conclusion: "failure", head_branch: `issue-${number}` },
+      repository: b.repository,
+    },
+  };
+}
+
+/** `#number` closed (an issue), or a PR closed/merged (`own`: the PR's own session). */
+export function closeEvent(
+  number: number,
+  o: EventOpts & { pr?: boolean; merged?: boolean; own?: boolean; linkedFrom?: string } = {},
+): RoutedEvent {
+  const b = base(number, o);
+  return {
+    workItem: b.workItem,
+    kind: "close",
+    ghEvent: o.pr ? "pull_request" : "issues",
+    action: "closed",
+    deliveryId: b.deliveryId,
+    via: b.via,
+    actor: b.actor,
+    labeled: b.labeled,
+    text: "",
+    close: { state: o.merged ? "merged" : "closed", own: o.own ?? true },
+    ...(o.linkedFrom ? { linkedFrom: o.linkedFrom } : {}),
+    subject: { kind: "issue", id: 78, number },
+    payload: { action: "closed", repository: b.repository },
+  };
+}
+
+/** Waits until `check` holds (a bound that only fails a hung test). */
+export async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+/** The event types emitted, in order (without the sessions engineer's and hooks'). */
+export function types(events: MemorySink, prefix = ""): string[] {
+  return events.records.map((r) => r.event).filter((e) => e.startsWith(prefix));
+}

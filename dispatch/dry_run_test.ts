@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { adapterFor } from "./harness/mod.ts";
+import { DryRunDispatcher } from "./dry_run.ts";
+import { defaultTemplates } from "./prompts.ts";
+import { closeEvent, comment, setup } from "./_test_utils.ts";
+
+async function listing(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) names.push(e.name);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return names.sort();
+}
+
+Deno.test("a dry run asks the hooks, renders the prompts, and spawns, posts and writes nothing", async () => {
+  await using t = await setup();
+  t.hooks.answers.session_spawn = (ctx) => (ctx.prompt = `${ctx.prompt}\n(policy footer)`);
+  const dry = new DryRunDispatcher({
+    config: () => t.routing,
+    sessions: t.sessions,
+    controlStore: t.controlStore,
+    runner: t.runner,
+    adapterFor,
+    hooks: t.hooks,
+    events: t.events,
+    templates: defaultTemplates(),
+    spawnWorkdir: t.dir,
+  });
+  const start = comment(1, "the-loop:start-execution");
+  assert.equal((await dry.dispatch(start)).status, "delivered");
+  assert.equal((await dry.dispatch(comment(1, "and fix the docs"))).status, "delivered");
+  assert.equal((await dry.dispatch(closeEvent(1))).status, "delivered");
+  assert.deepEqual(dry.records.map((r) => r.action), [
+    "command",
+    "spawn",
+    "comment",
+    "deliver",
+    "close",
+    "comment",
+  ]);
+  const [command, spawn, announcement, deliver] = dry.records;
+  assert.deepEqual([command.command, command.status, command.deliveryId], [
+    "start",
+    "applied",
+    start.deliveryId,
+  ]);
+  assert.match(spawn.prompt!, /\/the-loop:work-on github:octo\/repo#1[\s\S]*\(policy footer\)$/);
+  assert.match(announcement.text!, /tmux attach -t loop-github-octo-repo-1/);
+  assert.match(deliver.prompt!, /and fix the docs/);
+  assert.deepEqual(t.hooks.points().slice(0, 4), [
+    "input_received",
+    "work_item_start",
+    "session_spawn",
+    "session_spawned",
+  ]);
+  // nothing was done
+  assert.equal(t.runner.calls.length, 0);
+  assert.equal(t.github.comments.length + t.github.reactions.length, 0);
+  assert.deepEqual(await listing(t.registryDir), []);
+});
+
+Deno.test("a dry run reads the real registry and control records", async () => {
+  await using t = await setup();
+  await t.dispatcher.dispatch(comment(1, "the-loop:start-execution"));
+  const before = await listing(t.registryDir);
+  const dry = new DryRunDispatcher({
+    config: () => t.routing,
+    sessions: t.sessions,
+    controlStore: t.controlStore,
+    runner: t.runner,
+    adapterFor,
+    hooks: t.hooks,
+    events: t.events,
+    templates: defaultTemplates(),
+    spawnWorkdir: t.dir,
+  });
+  const again = comment(1, "more");
+  await dry.dispatch(again);
+  await dry.dispatch(comment(2, "nobody started me"));
+  assert.deepEqual(dry.records.map((r) => `${r.action} ${r.workItem}`), [
+    "deliver github:octo/repo#1",
+  ]);
+  assert.equal(t.runner.calls.length, 1, "only the real spawn before the dry run");
+  assert.deepEqual(await listing(t.registryDir), before);
+  assert.equal(await t.sessions.hasDelivery("github:octo/repo#1", again.deliveryId), false);
+});

@@ -1,0 +1,191 @@
+/**
+ * Builds the dispatch stack a daemon runs from its config: the session store and control actions
+ * over the registry, the runner (`process` or `tmux`, chosen at start), workspaces and harness
+ * trust when enabled, the prompt templates (a template with an unknown placeholder stops the
+ * start, naming it), the lifecycle engine's `run`, and the {@linkcode SessionDispatcher} over
+ * them. `reconfigure` takes a hot-reloaded config: the policies and keywords apply at the next
+ * event and changed template files are read again; the runner, registry and workspace root need
+ * a restart.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { CliConfig, EnvReader, RoutingConfig } from "../config/mod.ts";
+import { messageOf, ProblemsError } from "../errors.ts";
+import type { EventSink } from "../events/mod.ts";
+import { refuserOf, run } from "../lifecycle/mod.ts";
+import { ControlStore } from "../state/control.ts";
+import { RegistryDir, type SessionRecord } from "../state/registry.ts";
+import type { WorkItemRef } from "../state/work_item.ts";
+import { type DispatchGitHub, type DispatchHooks, SessionDispatcher } from "./dispatcher.ts";
+import { DryRunDispatcher } from "./dry_run.ts";
+import { adapterFor } from "./harness/mod.ts";
+import { loadTemplates, type PromptTemplates } from "./prompts.ts";
+import { ProcessRunner, TmuxRunner } from "./runners/mod.ts";
+import type { HarnessName, HarnessRunner } from "./seams.ts";
+import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
+import { ClaudeTrust } from "./trust/mod.ts";
+import { GitWorkspaces } from "./workspace/mod.ts";
+
+/** Options of {@linkcode openDispatch}. */
+export interface OpenDispatchOptions {
+  config: CliConfig;
+  github: DispatchGitHub;
+  /** The GitHub token (git gets it through its environment for HTTPS clones). */
+  token: string;
+  events: EventSink;
+  env: EnvReader;
+  warn: (message: string) => void;
+  /** The working directory (where sessions run when `spawnWorkdir` is empty). */
+  cwd: string;
+  /** The lifecycle engine; default the process's (`run`, `refuserOf` of `lifecycle/mod.ts`). */
+  hooks?: DispatchHooks;
+}
+
+/** The stack, and how to hand it a reloaded config. */
+export interface DispatchStack {
+  dispatcher: SessionDispatcher;
+  runner: HarnessRunner;
+  sessions: SessionStore;
+  control: SessionControl;
+  reconfigure(config: CliConfig): Promise<void>;
+}
+
+/** The clone URL of an item per `routing.workspace.remote` (`{host}`, `{owner}`, `{repo}`). */
+export function remoteOf(template: string, item: WorkItemRef): string {
+  return template.replaceAll("{host}", item.host).replaceAll("{owner}", item.owner)
+    .replaceAll("{repo}", item.repo);
+}
+
+function runnerOf(
+  o: Pick<OpenDispatchOptions, "config" | "env" | "warn" | "events">,
+  routing: () => RoutingConfig,
+): HarnessRunner {
+  const now = routing();
+  const extraArgs = (h: HarnessName) => [...(routing().harnessArgs[h] ?? [])];
+  if (now.runner === "tmux") {
+    return new TmuxRunner({
+      adapter: adapterFor,
+      extraArgs,
+      tmux: now.tmux,
+      // a private tmux server (`tmux -L NAME`) instead of the user's default one
+      socket: o.env("THE_LOOP_TMUX_SOCKET") || undefined,
+      warn: o.warn,
+      onResumeFailed: (s, failure) =>
+        o.events.emit("session.resume_failed", {
+          work_item: s.ref,
+          harness: s.harness,
+          reason: failure.reason,
+          harness_session_id: failure.harnessSessionId,
+        }, { level: "warning" }),
+    });
+  }
+  return new ProcessRunner({
+    adapter: adapterFor,
+    extraArgs,
+    logDir: join(o.config.state.root, "logs", "sessions"),
+    timeoutMs: now.dispatchTimeoutSeconds * 1000,
+  });
+}
+
+async function templatesOf(routing: RoutingConfig): Promise<PromptTemplates> {
+  return await loadTemplates({
+    eventPath: routing.promptTemplate,
+    spawnPath: routing.spawnPromptTemplate,
+  });
+}
+
+/** Builds the stack; throws `ProblemsError` for a template that does not parse. */
+export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStack> {
+  let config = o.config;
+  const routing = () => config.webhooks.ghWebhook.routing;
+  const registry = new RegistryDir(routing().registryDir, { warn: o.warn });
+  const controlStore = new ControlStore(routing().registryDir);
+  const sessions = new SessionStore({ registry, events: o.events });
+  const runner = runnerOf(o, routing);
+  const control = new SessionControl({
+    sessions,
+    control: controlStore,
+    endHarness: (record: SessionRecord) => runner.close(hostedOf(record)),
+    events: o.events,
+    warn: o.warn,
+  });
+  const workspace = routing().workspace;
+  const workspaces = workspace.enabled
+    ? new GitWorkspaces({
+      root: workspace.root,
+      remoteUrl: (item) => remoteOf(routing().workspace.remote, item),
+      token: () => o.token,
+      events: o.events,
+    })
+    : undefined;
+  const trust = new ClaudeTrust({
+    config: routing().harnessTrust,
+    workspaceRoot: workspace.enabled ? workspace.root : null,
+    env: o.env,
+    events: o.events,
+    warn: o.warn,
+  });
+  let templates = await templatesOf(routing());
+  const dispatcher = new SessionDispatcher({
+    config: routing,
+    sessions,
+    control,
+    controlStore,
+    runner,
+    adapterFor,
+    workspaces,
+    trust: routing().harnessTrust.enabled ? trust : undefined,
+    github: o.github,
+    hooks: o.hooks ?? { run, refuserOf },
+    events: o.events,
+    templates: () => templates,
+    spawnWorkdir: routing().spawnWorkdir || o.cwd,
+  });
+  return {
+    dispatcher,
+    runner,
+    sessions,
+    control,
+    async reconfigure(next: CliConfig): Promise<void> {
+      const before = routing();
+      config = next;
+      const after = routing();
+      if (
+        before.promptTemplate === after.promptTemplate &&
+        before.spawnPromptTemplate === after.spawnPromptTemplate
+      ) return;
+      try {
+        templates = await templatesOf(after);
+      } catch (error) {
+        const what = error instanceof ProblemsError ? error.message : messageOf(error);
+        o.warn(`the new prompt templates were refused, keeping the previous ones: ${what}`);
+      }
+    },
+  };
+}
+
+/** Options of {@linkcode openDryRun}. */
+export type OpenDryRunOptions = Omit<OpenDispatchOptions, "github" | "token">;
+
+/**
+ * The dispatcher `poll start --dry-run` runs: it decides as the daemon would, asks the hooks,
+ * renders the prompts after they had their say, and does nothing (see `DryRunDispatcher`).
+ */
+export async function openDryRun(o: OpenDryRunOptions): Promise<DryRunDispatcher> {
+  const routing = () => o.config.webhooks.ghWebhook.routing;
+  const registry = new RegistryDir(routing().registryDir, { warn: o.warn });
+  const sessions = new SessionStore({ registry, events: o.events });
+  const templates = await templatesOf(routing());
+  return new DryRunDispatcher({
+    config: routing,
+    sessions,
+    controlStore: new ControlStore(routing().registryDir),
+    runner: runnerOf(o, routing),
+    adapterFor,
+    hooks: o.hooks ?? { run, refuserOf },
+    events: o.events,
+    templates,
+    spawnWorkdir: routing().spawnWorkdir || o.cwd,
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * Runs one headless harness process for the process runner: in the session's directory, stdin
+ * closed, in its own process group, stdout and stderr appended to the session's log file under a
+ * header line, bounded by a timeout (SIGTERM to the tree, SIGKILL after the grace). The header
+ * names the argv with the prompt replaced by `<prompt: N chars>`: prompts are long and carry
+ * untrusted text (issue and comment bodies), so the log records that a prompt was given, not what.
+ *
+ * @module
+ */
+import { terminateTree } from "./_kill_tree.ts";
+
+/** One run. */
+export interface LoggedRun {
+  program: string;
+  /** The arguments after the program. */
+  args: string[];
+  /** The same arguments with the prompt masked, for the log header. */
+  shownArgs: string[];
+  cwd: string;
+  env: Record<string, string>;
+  logFile: string;
+  timeoutMs: number;
+  graceMs: number;
+  signal?: AbortSignal;
+  /** Registers a kill switch (close() ends a session's runs); returns its unregistration. */
+  track(stop: () => Promise<void>): () => void;
+  /** Names the run in messages: `claude for github:o/r#1`. */
+  label: string;
+}
+
+/** Most stdout kept in memory (the JSON result comes last; earlier output only goes to the log). */
+const MAX_KEPT = 4 * 1024 * 1024;
+
+/** Runs it; resolves with stdout on exit 0, else throws a message naming the cause and the log. */
+export async function loggedRun(r: LoggedRun): Promise<string> {
+  const log = await Deno.open(r.logFile, { append: true, create: true });
+  const enc = new TextEncoder();
+  let writing = Promise.resolve();
+  const write = (bytes: Uint8Array) =>
+    writing = writing.then(async () => {
+      for (let off = 0; off < bytes.length;) off += await log.write(bytes.subarray(off));
+    }).catch(() => {});
+  const started = Date.now();
+  write(
+    enc.encode(
+      `--- ${new Date(started).toISOString()} ${[r.program, ...r.shownArgs].join(" ")} ` +
+        `(cwd ${r.cwd})\n`,
+    ),
+  );
+  try {
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(r.program, {
+        args: r.args,
+        cwd: r.cwd,
+        env: r.env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        detached: true,
+      }).spawn();
+    } catch (err) {
+      const why = err instanceof Deno.errors.NotFound
+        ? `${r.program} is not installed or not on PATH`
+        : String(err instanceof Error ? err.message : err);
+      write(enc.encode(`--- could not start: ${why}\n`));
+      throw new Error(`${r.label}: could not start ${r.program}: ${why}`);
+    }
+    let exited = false;
+    const status = child.status.finally(() => exited = true);
+    let stopped: "timeout" | "abort" | "close" | undefined;
+    let stopping: Promise<unknown> | undefined;
+    const stop = (why: "timeout" | "abort" | "close") => {
+      stopped ??= why;
+      return stopping ??= terminateTree(child.pid, {
+        graceMs: r.graceMs,
+        gone: () => exited,
+        group: true,
+      });
+    };
+    const timer = setTimeout(() => stop("timeout"), r.timeoutMs);
+    const onAbort = () => stop("abort");
+    r.signal?.addEventListener("abort", onAbort, { once: true });
+    if (r.signal?.aborted) onAbort();
+    const untrack = r.track(() => stop("close").then(() => {}));
+    let kept: Uint8Array[] = [];
+    let keptBytes = 0;
+    const pump = async (stream: ReadableStream<Uint8Array>, keep: boolean) => {
+      for await (const chunk of stream) {
+        write(chunk);
+        if (!keep) continue;
+        kept.push(chunk);
+        keptBytes += chunk.length;
+        while (keptBytes > MAX_KEPT && kept.length > 1) keptBytes -= kept.shift()!.length;
+      }
+    };
+    const pumps = Promise.all([pump(child.stdout, true), pump(child.stderr, false)]).catch(
+      () => {},
+    );
+    let result: Deno.CommandStatus;
+    try {
+      result = await status;
+      if (stopping) await stopping;
+      // an escaped grandchild may hold the pipes open: do not wait on it for ever
+      await Promise.race([pumps, new Promise((ok) => setTimeout(ok, 2000))]);
+    } finally {
+      clearTimeout(timer);
+      r.signal?.removeEventListener("abort", onAbort);
+      untrack();
+    }
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    const how = result.signal ? `signal ${result.signal}` : `exit ${result.code}`;
+    write(enc.encode(`\n--- ${how} after ${secs}s${stopped ? ` (${stopped})` : ""}\n`));
+    if (stopped === "timeout") {
+      throw new Error(
+        `${r.label} ran longer than ${
+          r.timeoutMs / 1000
+        }s and was killed; its output: ${r.logFile}`,
+      );
+    }
+    if (stopped === "abort") throw r.signal?.reason ?? new DOMException("aborted", "AbortError");
+    if (stopped === "close") throw new Error(`${r.label} was stopped: its session was closed`);
+    if (result.code !== 0) {
+      throw new Error(`${r.label} failed with exit code ${result.code} (${how}); see ${r.logFile}`);
+    }
+    const out = new Uint8Array(keptBytes);
+    let off = 0;
+    for (const c of kept) out.set(c, off), off += c.length;
+    kept = [];
+    return new TextDecoder().decode(out);
+  } finally {
+    await writing;
+    log.close();
+  }
+}

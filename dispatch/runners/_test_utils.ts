@@ -1,0 +1,108 @@
+/**
+ * A tmux runner on a private tmux server (`tmux -L the-loop-test-<uuid>`) with the fake harnesses
+ * first on PATH, for the runner tests; `cleanup()` kills the server and removes the files.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { RoutingConfig } from "../../config/types.ts";
+import { adapterFor } from "../harness/mod.ts";
+import type { HarnessName, HostedSession } from "../seams.ts";
+import { type ResumeFailure, TmuxRunner } from "./mod.ts";
+import { pathWithFakes } from "../../tests/fake_harness/mod.ts";
+
+export const EXTRA: Record<HarnessName, string[]> = {
+  claude: ["--model", "opus"],
+  cursor: ["--force"],
+};
+
+export async function tmuxSetup(
+  opts: { env?: Record<string, string>; tmux?: Partial<RoutingConfig["tmux"]> } = {},
+) {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-tmux-" }));
+  const harnessLog = join(dir, "harness.jsonl");
+  const socket = `the-loop-test-${crypto.randomUUID()}`;
+  const resumeFailures: { slug: string; failure: ResumeFailure }[] = [];
+  const respawns: { slug: string; resumed: boolean; harnessSessionId: string }[] = [];
+  const warnings: string[] = [];
+  const runner = new TmuxRunner({
+    adapter: adapterFor,
+    extraArgs: (h) => EXTRA[h],
+    socket,
+    tmux: {
+      keepSessionOnClose: true,
+      remainOnExit: true,
+      resumeOnRespawn: true,
+      resumeProbeSeconds: 1,
+      killHarnessOnClose: true,
+      harnessKillGraceSeconds: 2,
+      ...opts.tmux,
+    },
+    // the server's socket goes under the test's directory, removed with it
+    env: { PATH: pathWithFakes(), FAKE_HARNESS_LOG: harnessLog, TMUX_TMPDIR: dir, ...opts.env },
+    onResumeFailed: (s, failure) => resumeFailures.push({ slug: s.slug, failure }),
+    onRespawned: (s, info) => respawns.push({ slug: s.slug, ...info }),
+    warn: (m) => warnings.push(m),
+  });
+  const session = (
+    n: number,
+    harness: HarnessName = "claude",
+    harnessSessionId: string = crypto.randomUUID(),
+  ): HostedSession => ({
+    ref: `github:octo/repo#${n}`,
+    slug: `github-octo-repo-${n}`,
+    harness,
+    harnessSessionId,
+    cwd: dir,
+    tmuxTarget: `loop-github-octo-repo-${n}`,
+  });
+  /** Runs `tmux -L <socket> <args>` on the test's server; returns stdout, throws on failure. */
+  const tmux = async (...args: string[]): Promise<string> => {
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", socket, ...args],
+      env: { TMUX_TMPDIR: dir },
+      stdin: "null",
+    }).output();
+    const dec = new TextDecoder();
+    if (out.code !== 0) throw new Error(`tmux ${args[0]}: ${dec.decode(out.stderr)}`);
+    return dec.decode(out.stdout);
+  };
+  /** The session names on the test's server (none when it is not running). */
+  const sessions = async (): Promise<string[]> => {
+    try {
+      return (await tmux("list-sessions", "-F", "#{session_name}")).split("\n").filter((l) => l);
+    } catch {
+      return [];
+    }
+  };
+  const cleanup = async () => {
+    await tmux("kill-server").catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  };
+  return {
+    dir,
+    harnessLog,
+    socket,
+    runner,
+    session,
+    resumeFailures,
+    respawns,
+    warnings,
+    tmux,
+    sessions,
+    cleanup,
+  };
+}
+
+/** Waits until `alive()` says `want`; throws after `timeoutMs` (a hung-test bound). */
+export async function waitAlive(
+  check: () => Promise<boolean>,
+  want: boolean,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await check()) !== want) {
+    if (Date.now() > until) throw new Error(`the pane did not become ${want ? "alive" : "dead"}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

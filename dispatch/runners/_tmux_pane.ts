@@ -1,0 +1,99 @@
+/**
+ * What the tmux runner does to one session's pane: read its state and process, start a program
+ * in it (a new session, or a respawn of the pane), and paste a prompt into it through a buffer
+ * named for that session and that delivery alone.
+ *
+ * Targets are written `=<name>:` — an exact session name (a bare `loop-x-1` would also match
+ * `loop-x-15` by prefix when `loop-x-1` does not exist) and its current window's pane.
+ *
+ * @module
+ */
+import { tmux, type TmuxCli, tmuxOk } from "./_tmux_cli.ts";
+
+/** `alive` (the process runs), `dead` (kept by remain-on-exit), `missing` (no such session). */
+export type PaneState = "alive" | "dead" | "missing";
+
+/** The pane target of a session. */
+export const paneOf = (name: string): string => `=${name}:`;
+
+/** The state of the session's pane. */
+export async function paneState(
+  cli: TmuxCli,
+  name: string,
+  signal?: AbortSignal,
+): Promise<PaneState> {
+  const out = await tmux(cli, [["list-panes", "-t", paneOf(name), "-F", "#{pane_dead}"]], {
+    signal,
+  });
+  if (out.code !== 0) return "missing";
+  return out.stdout.split("\n").some((l) => l.trim() === "0") ? "alive" : "dead";
+}
+
+/** The pid of the pane's running process (`undefined` when dead or missing). */
+export async function panePid(cli: TmuxCli, name: string): Promise<number | undefined> {
+  const format = "#{pane_dead} #{pane_pid}";
+  const out = await tmux(cli, [["list-panes", "-t", paneOf(name), "-F", format]]);
+  for (const line of out.stdout.split("\n")) {
+    const [dead, pid] = line.trim().split(" ");
+    if (dead === "0" && Number(pid) > 0) return Number(pid);
+  }
+  return undefined;
+}
+
+/** What {@linkcode startIn} starts. */
+export interface Start {
+  name: string;
+  cwd: string;
+  /** The program and its arguments, each its own element (no shell). */
+  argv: string[];
+  /** Set `remain-on-exit` on a new session (in the same command sequence as its creation). */
+  remainOnExit: boolean;
+  warn: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Runs `argv` in the session: respawns its pane when the session exists, else creates it. */
+export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
+  if ((await paneState(cli, o.name, o.signal)) !== "missing") {
+    await tmuxOk(
+      cli,
+      [["respawn-pane", "-k", "-t", paneOf(o.name), "-c", o.cwd, "--", ...o.argv]],
+      {
+        signal: o.signal,
+      },
+    );
+    return;
+  }
+  const create = ["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", "200", "-y", "50", "--"];
+  // one sequence, so a harness that dies at once still leaves its pane (and its last words)
+  const keep = o.remainOnExit ? [["set-option", "-t", paneOf(o.name), "remain-on-exit", "on"]] : [];
+  const out = await tmux(cli, [[...create, ...o.argv], ...keep], { signal: o.signal });
+  if (out.code === 0) return;
+  if ((await paneState(cli, o.name, o.signal)) === "missing") {
+    throw new Error(`tmux could not start session ${o.name}: ${out.stderr || "no message"}`);
+  }
+  o.warn(`tmux rejected remain-on-exit for ${o.name}: ${out.stderr}`);
+}
+
+/**
+ * Loads `prompt` into a buffer of its own (`<name>-<uuid>`, from stdin: no file, no name shared
+ * with another session or delivery), pastes it into the pane deleting the buffer, presses Enter.
+ */
+export async function pasteInto(
+  cli: TmuxCli,
+  name: string,
+  prompt: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const buffer = `${name}-${crypto.randomUUID()}`;
+  await tmuxOk(cli, [["load-buffer", "-b", buffer, "-"]], { stdin: prompt, signal });
+  try {
+    await tmuxOk(cli, [["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)]], {
+      signal,
+    });
+  } catch (err) {
+    await tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});
+    throw err;
+  }
+  await tmuxOk(cli, [["send-keys", "-t", paneOf(name), "Enter"]], { signal });
+}

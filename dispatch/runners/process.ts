@@ -1,0 +1,134 @@
+/**
+ * The process runner: every prompt is one headless harness run (`-p … --output-format json`) in
+ * the session's directory, continuing the conversation with `--resume <id>`; its output goes to
+ * `<logDir>/<slug>.log`. Nothing runs between prompts, so a session is always "alive"; closing it
+ * ends any run still going.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type {
+  HarnessAdapter,
+  HarnessName,
+  HarnessRunner,
+  HostedSession,
+  SpawnResult,
+} from "../seams.ts";
+import { loggedRun } from "./_logged_run.ts";
+
+/** Options of {@linkcode ProcessRunner}. */
+export interface ProcessRunnerOptions {
+  adapter: (h: HarnessName) => HarnessAdapter;
+  /** `routing.harnessArgs.<harness>`. */
+  extraArgs: (h: HarnessName) => string[];
+  /** Where `<slug>.log` files go (made when missing). */
+  logDir: string;
+  /** How long one run may take (`routing.dispatchTimeoutSeconds`). */
+  timeoutMs: number;
+  /** Added to the daemon's environment for the harness. */
+  env?: Record<string, string>;
+  /** How long a run gets after SIGTERM (timeout, abort, close) before SIGKILL; default 5 s. */
+  killGraceMs?: number;
+}
+
+/** Runs each prompt as a headless harness subprocess. */
+export class ProcessRunner implements HarnessRunner {
+  readonly kind = "process" as const;
+  readonly #o: ProcessRunnerOptions;
+  readonly #running = new Map<string, Set<() => Promise<void>>>();
+
+  constructor(opts: ProcessRunnerOptions) {
+    this.#o = opts;
+  }
+
+  /** The log file of a session. */
+  logFile(slug: string): string {
+    return join(this.#o.logDir, `${slug}.log`);
+  }
+
+  /**
+   * Runs the first prompt: a new conversation (its id read from the output), or with `resume`
+   * the recorded one continued.
+   */
+  async spawn(
+    s: HostedSession,
+    prompt: string,
+    opts: { resume: boolean; signal?: AbortSignal },
+  ): Promise<SpawnResult> {
+    const adapter = this.#o.adapter(s.harness);
+    if (opts.resume && s.harnessSessionId) {
+      const out = await this.#run(s, adapter, prompt, s.harnessSessionId, opts.signal);
+      return {
+        harnessSessionId: adapter.sessionIdFromOutput(out) ?? s.harnessSessionId,
+        tmuxTarget: "",
+      };
+    }
+    const out = await this.#run(s, adapter, prompt, undefined, opts.signal);
+    const id = adapter.sessionIdFromOutput(out);
+    if (!id) {
+      throw new Error(
+        `${adapter.program} for ${s.ref} printed no session id in its --output-format json ` +
+          `result, so its conversation cannot be continued; see ${this.logFile(s.slug)}`,
+      );
+    }
+    return { harnessSessionId: id, tmuxTarget: "" };
+  }
+
+  /** Runs one more prompt in the recorded conversation (`--resume <id>`). */
+  async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
+    const adapter = this.#o.adapter(s.harness);
+    if (!s.harnessSessionId) {
+      throw new Error(
+        `${s.ref} has no ${adapter.program} conversation id to resume: spawn it again`,
+      );
+    }
+    await this.#run(s, adapter, prompt, s.harnessSessionId, opts.signal);
+  }
+
+  /** Always true: between prompts nothing runs, and the next one resumes. */
+  alive(_s: HostedSession): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
+  /** Ends the session's runs still going (SIGTERM, then SIGKILL after the grace). */
+  async close(s: HostedSession): Promise<void> {
+    await Promise.all([...(this.#running.get(s.slug) ?? [])].map((stop) => stop()));
+  }
+
+  async #run(
+    s: HostedSession,
+    adapter: HarnessAdapter,
+    prompt: string,
+    sessionId: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    signal?.throwIfAborted();
+    const extraArgs = this.#o.extraArgs(s.harness);
+    const mask = `<prompt-${crypto.randomUUID()}>`;
+    const shown = prompt.startsWith("-") ? `-${mask}` : mask;
+    const args = adapter.headless({ sessionId, prompt, extraArgs });
+    const shownArgs = adapter.headless({ sessionId, prompt: shown, extraArgs })
+      .map((a) => a === shown ? `<prompt: ${prompt.length} chars>` : a);
+    await Deno.mkdir(this.#o.logDir, { recursive: true });
+    return await loggedRun({
+      program: adapter.program,
+      args,
+      shownArgs,
+      cwd: s.cwd,
+      env: this.#o.env ?? {},
+      logFile: this.logFile(s.slug),
+      timeoutMs: this.#o.timeoutMs,
+      graceMs: this.#o.killGraceMs ?? 5000,
+      signal,
+      label: `${adapter.program} for ${s.ref}`,
+      track: (stop) => {
+        const set = this.#running.get(s.slug) ?? new Set();
+        this.#running.set(s.slug, set.add(stop));
+        return () => {
+          set.delete(stop);
+          if (!set.size) this.#running.delete(s.slug);
+        };
+      },
+    });
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The tmux runner: each session's harness runs interactively in tmux session `loop-<slug>`, where
+ * a human can attach and watch (or take over). A prompt is delivered by pasting it into the pane
+ * through a buffer named for that session and that delivery alone (`loop-<slug>-<uuid>`, loaded
+ * from stdin and deleted by the paste), so concurrent deliveries to different sessions can never
+ * swap texts. A dead pane is respawned on the next delivery — resuming the same conversation when
+ * `resumeOnRespawn` allows and the recorded id can be resumed, else (or when the resumed harness
+ * dies within `resumeProbeSeconds`) booting a fresh one and saying so through `onResumeFailed`.
+ *
+ * The harness inherits the environment of the tmux server (the one this runner's `env` starts,
+ * or the user's own, already running): tmux passes no per-session variables here, so no secret
+ * ever lands in a tmux argv.
+ *
+ * @module
+ */
+import type { RoutingConfig } from "../../config/types.ts";
+import { isResumableId } from "../harness/mod.ts";
+import type {
+  HarnessAdapter,
+  HarnessName,
+  HarnessRunner,
+  HostedSession,
+  SpawnResult,
+} from "../seams.ts";
+import { terminateTree } from "./_kill_tree.ts";
+import { tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
+import { paneOf, panePid, type PaneState, paneState, pasteInto, startIn } from "./_tmux_pane.ts";
+
+/** A respawn that could not resume its conversation and booted a fresh one instead. */
+export interface ResumeFailure {
+  /** Why: no resumable id, the resumed harness exited at once, or tmux failed. */
+  reason: string;
+  /** The fresh conversation's id (`""` when the harness cannot be given one: cursor). */
+  harnessSessionId: string;
+}
+
+/** Options of {@linkcode TmuxRunner}. */
+export interface TmuxRunnerOptions {
+  adapter: (h: HarnessName) => HarnessAdapter;
+  /** `routing.harnessArgs.<harness>`. */
+  extraArgs: (h: HarnessName) => string[];
+  /** `tmux -L <socket>`: a private server (tests); the user's default server when absent. */
+  socket?: string;
+  tmux: RoutingConfig["tmux"];
+  /** Added to tmux's environment (and so the harness's, when this runner starts the server). */
+  env?: Record<string, string>;
+  /** A respawn fell back to a fresh conversation (the caller emits `session.resume_failed`). */
+  onResumeFailed?: (s: HostedSession, failure: ResumeFailure) => void;
+  /** A dead pane was respawned at delivery (the caller emits `session.respawned`). */
+  onRespawned?: (s: HostedSession, info: { resumed: boolean; harnessSessionId: string }) => void;
+  /** Best-effort problems (an old tmux rejecting `remain-on-exit`); default: stderr. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * tmux's own limit on one command (its client→server message is 16 KiB): a boot argv longer
+ * than this boots without the prompt, which is then pasted like any delivery.
+ */
+const MAX_BOOT_BYTES = 12 * 1024;
+const POLL_MS = 100;
+const ENC = new TextEncoder();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The tmux session of a slug: `loop-<slug>`, with `.` and `:` as `_` (what tmux makes of them). */
+export function tmuxSessionName(slug: string): string {
+  return `loop-${slug}`.replace(/[.:]/g, "_");
+}
+
+/** Hosts each session's harness in tmux session `loop-<slug>`. */
+export class TmuxRunner implements HarnessRunner {
+  readonly kind = "tmux" as const;
+  readonly #o: TmuxRunnerOptions;
+  readonly #cli: TmuxCli;
+
+  constructor(opts: TmuxRunnerOptions) {
+    this.#o = opts;
+    this.#cli = { socket: opts.socket, env: opts.env ?? {} };
+  }
+
+  /** `tmux [-L sock] attach -t loop-<slug>`: the line announcements and `sessions attach` show. */
+  attachCommand(slug: string): string {
+    const sock = this.#o.socket ? `-L ${this.#o.socket} ` : "";
+    return `tmux ${sock}attach -t ${tmuxSessionName(slug)}`;
+  }
+
+  /** Boots the harness in a new `loop-<slug>` (reclaiming a retained one of that name). */
+  async spawn(
+    s: HostedSession,
+    prompt: string,
+    opts: { resume: boolean; signal?: AbortSignal },
+  ): Promise<SpawnResult> {
+    const name = tmuxSessionName(s.slug);
+    if ((await this.#state(name, opts.signal)) !== "missing") {
+      await tmux(this.#cli, [["kill-session", "-t", `=${name}`]], { signal: opts.signal });
+    }
+    const booted = await this.#boot(s, prompt, { resume: opts.resume, signal: opts.signal });
+    return { harnessSessionId: booted.harnessSessionId, tmuxTarget: name };
+  }
+
+  /** Pastes the prompt into the pane and presses Enter; a dead pane is respawned first. */
+  async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
+    const name = tmuxSessionName(s.slug);
+    if ((await this.#state(name, opts.signal)) !== "alive") {
+      const resume = this.#o.tmux.resumeOnRespawn;
+      const booted = await this.#boot(s, prompt, { resume, signal: opts.signal });
+      this.#o.onRespawned?.(s, booted);
+      return;
+    }
+    await pasteInto(this.#cli, name, prompt, opts.signal);
+  }
+
+  /** Whether the pane's process is running. */
+  async alive(s: HostedSession): Promise<boolean> {
+    return (await this.#state(tmuxSessionName(s.slug))) === "alive";
+  }
+
+  /** Ends the harness (per `killHarnessOnClose`), then kills the session unless it is kept. */
+  async close(s: HostedSession): Promise<void> {
+    const name = tmuxSessionName(s.slug);
+    if ((await this.#state(name)) === "missing") return;
+    if (this.#o.tmux.killHarnessOnClose) {
+      await this.#remainOnExit(name);
+      const pid = await panePid(this.#cli, name);
+      if (pid !== undefined) {
+        await terminateTree(pid, {
+          graceMs: this.#o.tmux.harnessKillGraceSeconds * 1000,
+          gone: async () => (await this.#state(name)) !== "alive",
+          group: true,
+        });
+      }
+    }
+    if (!this.#o.tmux.keepSessionOnClose) {
+      const out = await tmux(this.#cli, [["kill-session", "-t", `=${name}`]]);
+      if (out.code !== 0 && (await this.#state(name)) !== "missing") {
+        throw new Error(`could not kill tmux session ${name}: ${out.stderr}`);
+      }
+    }
+  }
+
+  async #remainOnExit(name: string, signal?: AbortSignal): Promise<void> {
+    const option = ["set-option", "-t", paneOf(name), "remain-on-exit", "on"];
+    const out = await tmux(this.#cli, [option], { signal });
+    if (out.code !== 0) this.#warn(`tmux rejected remain-on-exit for ${name}: ${out.stderr}`);
+  }
+
+  #warn(message: string): void {
+    (this.#o.warn ?? ((m: string) => console.error(`warning: ${m}`)))(message);
+  }
+
+  /**
+   * Starts the harness in the session (respawning its pane when the session is there, else a new
+   * session), resuming when asked and possible, else — or when that fails — a fresh conversation.
+   */
+  async #boot(
+    s: HostedSession,
+    prompt: string,
+    opts: { resume: boolean; signal?: AbortSignal },
+  ): Promise<{ resumed: boolean; harnessSessionId: string }> {
+    const adapter = this.#o.adapter(s.harness);
+    const extraArgs = this.#o.extraArgs(s.harness);
+    let failure: string | undefined;
+    if (opts.resume) {
+      failure = await this.#tryResume(s, adapter, extraArgs, prompt, opts.signal);
+      if (failure === undefined) return { resumed: true, harnessSessionId: s.harnessSessionId };
+    }
+    // claude takes a new conversation's UUID up front: the pre-assigned one, or after a failed
+    // resume a new one (claude refuses `--session-id` of a conversation that exists); a fresh
+    // cursor conversation's id is unknown
+    const reuse = !failure && isResumableId(s.harness, s.harnessSessionId);
+    const fresh = adapter.preassignsId ? (reuse ? s.harnessSessionId : crypto.randomUUID()) : "";
+    await this.#start(
+      s,
+      adapter,
+      (p) => adapter.interactive({ sessionId: fresh, prompt: p, extraArgs }),
+      prompt,
+      opts.signal,
+    );
+    if (failure) this.#o.onResumeFailed?.(s, { reason: failure, harnessSessionId: fresh });
+    return { resumed: false, harnessSessionId: fresh };
+  }
+
+  /** Resumes the recorded conversation; the reason it could not, or `undefined` when it runs. */
+  async #tryResume(
+    s: HostedSession,
+    adapter: HarnessAdapter,
+    extraArgs: string[],
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
+    const id = s.harnessSessionId;
+    if (!id) return `no ${adapter.program} conversation id was recorded to resume`;
+    if (!isResumableId(s.harness, id)) return `the recorded id "${id}" cannot be resumed`;
+    try {
+      await this.#start(
+        s,
+        adapter,
+        (p) => adapter.resume({ sessionId: id, prompt: p || undefined, extraArgs }),
+        prompt,
+        signal,
+      );
+    } catch (err) {
+      signal?.throwIfAborted();
+      return `tmux failed to resume: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    // tmux starts the pane at once; a harness that cannot resume exits a moment later
+    const name = tmuxSessionName(s.slug);
+    const until = Date.now() + this.#o.tmux.resumeProbeSeconds * 1000;
+    for (;;) {
+      if ((await this.#state(name, signal)) !== "alive") {
+        return `${adapter.program} --resume ${id} exited at once (the conversation cannot be resumed)`;
+      }
+      if (Date.now() >= until) return undefined;
+      await sleep(Math.min(POLL_MS, until - Date.now()));
+    }
+  }
+
+  /**
+   * Runs `program <args(prompt)>` in the session's pane. A boot command too long for tmux boots
+   * without the prompt and pastes it instead.
+   */
+  async #start(
+    s: HostedSession,
+    adapter: HarnessAdapter,
+    args: (prompt: string) => string[],
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const name = tmuxSessionName(s.slug);
+    const full = [adapter.program, ...args(prompt)];
+    const size = tmuxArgv(this.#cli, [full]).reduce((n, a) => n + ENC.encode(a).length + 1, 0);
+    const pasteAfter = size > MAX_BOOT_BYTES && prompt !== "";
+    await startIn(this.#cli, {
+      name,
+      cwd: s.cwd,
+      argv: pasteAfter ? [adapter.program, ...args("")] : full,
+      remainOnExit: this.#o.tmux.remainOnExit,
+      warn: (m) => this.#warn(m),
+      signal,
+    });
+    if (pasteAfter) await pasteInto(this.#cli, name, prompt, signal);
+  }
+
+  #state(name: string, signal?: AbortSignal): Promise<PaneState> {
+    return paneState(this.#cli, name, signal);
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The session registry's write side: one JSON file per session in `routing.registryDir`
+ * (`<slug>.json`, read by {@linkcode RegistryDir}), one live (active or paused) session per work
+ * item. Every change is a read-modify-write of that file under an OS lock on `<slug>.lock` beside
+ * it (`_lock.ts`), so the daemon and a CLI verb updating one record never lose each other's
+ * update; the write itself is atomic (temp file + rename), so readers never see a torn file.
+ *
+ * ```ts
+ * const store = new SessionStore({ registry: new RegistryDir(dir), events });
+ * await store.register({ item, harness: "claude", harnessSessionId: id, cwd, tmuxTarget: "", url: "" });
+ * await store.touch(item.ref, "delivery-1");
+ * await store.close(item.ref);
+ * ```
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { EventSink } from "../../events/mod.ts";
+import type { RegistryDir, SessionRecord } from "../../state/registry.ts";
+import { GITHUB_HOST, parseWorkItem, slugOf, type WorkItemRef } from "../../state/work_item.ts";
+import type { HarnessName } from "../seams.ts";
+import { withFileLock } from "./_lock.ts";
+
+/** How many delivery ids a record remembers (newest last). */
+export const RECENT_DELIVERIES = 50;
+
+/** Options of {@linkcode SessionStore}. */
+export interface SessionStoreOptions {
+  registry: RegistryDir;
+  /** Where `session.registered` and `session.closed` go. */
+  events: EventSink;
+  /** The clock; default `new Date()`. */
+  now?: () => Date;
+}
+
+/** What {@linkcode SessionStore.register} takes. */
+export interface RegisterInput {
+  item: WorkItemRef;
+  harness: HarnessName;
+  harnessSessionId: string;
+  cwd: string;
+  /** `loop-<slug>` for a tmux-hosted session; `""` (the default) when headless. */
+  tmuxTarget?: string;
+  /** The work item's browser URL; default `""`. */
+  url?: string;
+  /** Replace a live session of the same item (else {@linkcode SessionExistsError}). */
+  force?: boolean;
+}
+
+/** What {@linkcode SessionStore.update} may change. */
+export type SessionPatch = Partial<
+  Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">
+>;
+
+/** What a {@linkcode SessionStore.mutate} step answers: the record to write (if any), and a result. */
+export interface Mutation<T> {
+  write?: SessionRecord;
+  result: T;
+}
+
+/** A live session already owns the work item (`existing`); `force` replaces it. */
+export class SessionExistsError extends Error {
+  override name = "SessionExistsError";
+  readonly existing: SessionRecord;
+  constructor(existing: SessionRecord) {
+    super(
+      `an active session already exists for ${existing.workItem.ref} ` +
+        `(harness=${existing.harness}, id=${existing.harnessSessionId}); use --force to replace it`,
+    );
+    this.existing = existing;
+  }
+}
+
+const isLive = (r: SessionRecord | undefined): r is SessionRecord =>
+  r !== undefined && r.status !== "closed";
+
+function itemOf(ref: string): WorkItemRef {
+  const item = parseWorkItem(ref);
+  if (!item) {
+    throw new RangeError(
+      `"${ref}" is not a work item ref (expected github:OWNER/REPO#N or github:HOST/OWNER/REPO#N)`,
+    );
+  }
+  return item;
+}
+
+/** The record's `workItem` for `item` (a host only off github.com). */
+function workItemField(item: WorkItemRef): SessionRecord["workItem"] {
+  return {
+    ref: item.ref,
+    provider: "github",
+    ...(item.host !== GITHUB_HOST ? { host: item.host } : {}),
+    owner: item.owner,
+    repo: item.repo,
+    number: item.number,
+  };
+}
+
+/** Orders records by host, owner, repo, then number (so `#9` comes before `#10`). */
+function byRef(a: SessionRecord, b: SessionRecord): number {
+  const [x, y] = [a.workItem, b.workItem];
+  return (x.host ?? "").localeCompare(y.host ?? "") || x.owner.localeCompare(y.owner) ||
+    x.repo.localeCompare(y.repo) || x.number - y.number;
+}
+
+/** The registry, written. */
+export class SessionStore {
+  readonly registry: RegistryDir;
+  readonly #events: EventSink;
+  readonly #now: () => Date;
+
+  constructor(opts: SessionStoreOptions) {
+    this.registry = opts.registry;
+    this.#events = opts.events;
+    this.#now = opts.now ?? (() => new Date());
+  }
+
+  /** The current time as the records write it. */
+  nowIso(): string {
+    return this.#now().toISOString();
+  }
+
+  /** The lock file of a work item's record. */
+  lockPathOf(item: WorkItemRef): string {
+    return join(this.registry.dir, `${slugOf(item)}.lock`);
+  }
+
+  /**
+   * The one read-modify-write: under the item's lock, reads its record afresh (any status;
+   * `undefined` when none or unreadable), hands it to `step`, writes what `step` says to write.
+   */
+  async mutate<T>(
+    ref: string,
+    step: (current: SessionRecord | undefined) => Promise<Mutation<T>> | Mutation<T>,
+  ): Promise<T> {
+    const item = itemOf(ref);
+    return await withFileLock(this.lockPathOf(item), async () => {
+      const { write, result } = await step(await this.registry.get(item.ref));
+      if (write) await this.registry.write(write);
+      return result;
+    });
+  }
+
+  /** Registers a session (see {@linkcode RegisterInput}); emits `session.registered`. */
+  async register(input: RegisterInput): Promise<SessionRecord> {
+    const { record, replaced } = await this.mutate(input.item.ref, (current) => {
+      if (isLive(current) && !input.force) throw new SessionExistsError(current);
+      const record: SessionRecord = {
+        workItem: workItemField(input.item),
+        harness: input.harness,
+        harnessSessionId: input.harnessSessionId,
+        cwd: input.cwd,
+        status: "active",
+        createdAt: this.nowIso(),
+        lastEventAt: null,
+        tmuxTarget: input.tmuxTarget ?? "",
+        recentDeliveries: [],
+        url: input.url ?? "",
+      };
+      return { write: record, result: { record, replaced: isLive(current) } };
+    });
+    this.#events.emit("session.registered", {
+      work_item: record.workItem.ref,
+      harness: record.harness,
+      harness_session_id: record.harnessSessionId,
+      cwd: record.cwd,
+      tmux_target: record.tmuxTarget,
+      replaced,
+    });
+    return record;
+  }
+
+  /** The live (active or paused) session of `ref`, read afresh. */
+  async live(ref: string): Promise<SessionRecord | undefined> {
+    const record = await this.registry.get(ref);
+    return isLive(record) ? record : undefined;
+  }
+
+  /** The record of `ref` whatever its status (a closed one too). */
+  get(ref: string): Promise<SessionRecord | undefined> {
+    return this.registry.get(ref);
+  }
+
+  /** Every record (closed ones too), sorted by ref; unreadable files are skipped with a warning. */
+  async list(): Promise<SessionRecord[]> {
+    return (await this.registry.listAll()).sort(byRef);
+  }
+
+  /** Changes the record of `ref` (whatever its status); `undefined` when there is none. */
+  update(ref: string, patch: SessionPatch): Promise<SessionRecord | undefined> {
+    return this.mutate(ref, (current) => {
+      if (!current) return { result: undefined };
+      const next = { ...current, ...patch };
+      return { write: next, result: next };
+    });
+  }
+
+  /**
+   * Notes a delivery to the live session of `ref`: `lastEventAt` is now, and `deliveryId` joins
+   * `recentDeliveries` (the last {@linkcode RECENT_DELIVERIES}, newest last; a repeat moves to
+   * the end). `undefined` when there is no live session.
+   */
+  touch(ref: string, deliveryId: string): Promise<SessionRecord | undefined> {
+    return this.mutate(ref, (current) => {
+      if (!isLive(current)) return { result: undefined };
+      const recent = current.recentDeliveries.filter((d) => d !== deliveryId);
+      recent.push(deliveryId);
+      const next: SessionRecord = {
+        ...current,
+        lastEventAt: this.nowIso(),
+        recentDeliveries: recent.slice(-RECENT_DELIVERIES),
+      };
+      return { write: next, result: next };
+    });
+  }
+
+  /** Whether the record of `ref` remembers `deliveryId` among its recent deliveries. */
+  async hasDelivery(ref: string, deliveryId: string): Promise<boolean> {
+    return (await this.registry.get(ref))?.recentDeliveries.includes(deliveryId) ?? false;
+  }
+
+  /**
+   * Closes the live session of `ref` (status `closed`; the file is kept) and emits
+   * `session.closed` with `reason` (default `close`). `undefined` when there is none.
+   */
+  async close(ref: string, opts: { reason?: string } = {}): Promise<SessionRecord | undefined> {
+    const closed = await this.mutate(ref, (current) => {
+      if (!isLive(current)) return { result: undefined };
+      const next: SessionRecord = { ...current, status: "closed" };
+      return { write: next, result: next };
+    });
+    if (closed) this.noteClosed(closed, opts.reason ?? "close");
+    return closed;
+  }
+
+  /** Emits `session.closed` for a record closed through {@linkcode mutate}. */
+  noteClosed(record: SessionRecord, reason: string): void {
+    this.#events.emit("session.closed", {
+      work_item: record.workItem.ref,
+      harness: record.harness,
+      harness_session_id: record.harnessSessionId,
+      reason,
+    });
+  }
+}

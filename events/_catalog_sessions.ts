@@ -1,0 +1,103 @@
+/**
+ * Catalog entries of the session registry and of execution control (merged into
+ * {@linkcode EVENT_TYPES} by `catalog.ts`): what `sessions register|close` and the control
+ * actions (a keyword in a comment, or a `sessions start|pause|resume|stop` verb) did.
+ *
+ * @module
+ */
+import type { EventType } from "./catalog.ts";
+
+const ITEM = "string — the work item's ref, e.g. github:owner/repo#12";
+const COMMAND = "string — start | stop | pause | resume";
+const ORIGIN =
+  "string — where the command came from: comment (a keyword in a comment) | cli (a sessions verb)";
+const ACTOR = "string — the login that asked (the comment's author, or the verb's --as/$USER)";
+
+/** The session and control event types. */
+export const SESSIONS_EVENTS: Record<string, EventType> = {
+  "session.registered": {
+    description: "A session was registered for a work item (its registry file written).",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      harness: "string — claude | cursor",
+      harness_session_id: "string — the harness's conversation id",
+      cwd: "string — the session's working directory",
+      tmux_target: 'string — the tmux session (loop-<slug>), "" when headless',
+      replaced: "boolean — true when --force replaced a live session of the same item",
+    },
+  },
+  "session.closed": {
+    description: "A session was closed: its registry file says closed (the file is kept).",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      harness: "string — claude | cursor",
+      harness_session_id: "string — the harness's conversation id",
+      reason: "string — cli (sessions close) | stop (a stop command) | the caller's reason",
+    },
+  },
+  "session.harness_end_failed": {
+    description:
+      "Ending a closed session's harness failed (a stop, or the work item's closure); the session is closed anyway.",
+    level: "warning",
+    fields: {
+      work_item: ITEM,
+      tmux_target: 'string — the tmux session, "" when headless',
+      error: "string — what went wrong",
+    },
+  },
+  "control.applied": {
+    description: "An execution-control command was applied and recorded.",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      command: COMMAND,
+      origin: ORIGIN,
+      actor: ACTOR,
+      session_status:
+        'string — the session\'s status after the command: active | paused | closed | "" when none',
+    },
+  },
+  "control.noop": {
+    description:
+      "A start on a work item whose session already runs: nothing to do, nothing recorded.",
+    level: "info",
+    fields: { work_item: ITEM, command: COMMAND, origin: ORIGIN, actor: ACTOR },
+  },
+  "control.rejected": {
+    description:
+      "An execution-control command was refused (no-session: a pause with no session, which is still recorded; nothing-to-resume; input-refused: an input_received hook said no).",
+    level: "warning",
+    fields: {
+      work_item: ITEM,
+      command: COMMAND,
+      reason: "string — no-session | nothing-to-resume | input-refused | …",
+      origin: ORIGIN,
+      actor: ACTOR,
+      recorded: "boolean — whether the command was recorded anyway (a pause with no session is)",
+      detail: "string — the refusing hook's reason (input-refused only; absent otherwise)",
+    },
+  },
+  "control.announced": {
+    description: "A CLI control verb posted its keyword as a marked comment on the work item.",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      command: COMMAND,
+      actor: ACTOR,
+      comment_url: "string — the posted comment's html_url",
+    },
+  },
+  "control.announce_failed": {
+    description:
+      "A CLI control verb could not post its paper-trail comment (no token, GitHub failed); the local action stands.",
+    level: "warning",
+    fields: {
+      work_item: ITEM,
+      command: COMMAND,
+      actor: ACTOR,
+      error: "string — what went wrong (never the token)",
+    },
+  },
+};

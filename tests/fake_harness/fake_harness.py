@@ -1,0 +1,85 @@
+"""The fake `claude` / `cursor-agent` the tests put first on PATH (see mod.ts).
+
+Every invocation appends one JSON line to $FAKE_HARNESS_LOG:
+  {"event": "boot", "program", "argv", "cwd", "stdin", "pid", "ts", "mode", "session"}
+Headless (`-p`): prints the result object a real harness prints with `--output-format json`
+and exits $FAKE_HARNESS_EXIT (default 0), after $FAKE_HARNESS_SLEEP_MS (default 0).
+Interactive (no `-p`): prints a ready line, then logs every stdin line it reads as
+  {"event": "input", "line", "session", "pid", "ts"}
+until EOF (logged as {"event": "eof"}) or a signal. With FAKE_HARNESS_RESUME_FAIL=1 a `--resume` boot exits 1 at once;
+with FAKE_HARNESS_IGNORE_TERM=1 it ignores SIGTERM (only SIGKILL ends it).
+"""
+import json
+import os
+import signal
+import sys
+import time
+import uuid
+
+
+def log(entry):
+    path = os.environ.get("FAKE_HARNESS_LOG")
+    if not path:
+        return
+    entry = dict(entry, pid=os.getpid(), ts=time.time())
+    data = (json.dumps(entry) + "\n").encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)  # one write on an O_APPEND fd: lines of concurrent fakes never mix
+    finally:
+        os.close(fd)
+
+
+def value_after(argv, flag):
+    for i, a in enumerate(argv[:-1]):
+        if a == flag:
+            return argv[i + 1]
+    return None
+
+
+def main(program):
+    if os.environ.get("FAKE_HARNESS_IGNORE_TERM") == "1":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # before the boot line tests wait for
+    argv = sys.argv[1:]
+    headless = "-p" in argv or "--print" in argv
+    resumed = value_after(argv, "--resume")
+    session = value_after(argv, "--session-id") or resumed
+    stdin = None
+    if headless and not sys.stdin.isatty():
+        stdin = sys.stdin.read()
+    log({"event": "boot", "program": program, "argv": argv, "cwd": os.getcwd(),
+         "stdin": stdin, "mode": "headless" if headless else "interactive",
+         "session": session})
+    if headless:
+        run_headless(program, session)
+    elif resumed and os.environ.get("FAKE_HARNESS_RESUME_FAIL") == "1":
+        log({"event": "resume_failed", "session": resumed})
+        sys.stderr.write(f"No conversation found with session ID: {resumed}\n")
+        sys.exit(1)
+    else:
+        run_interactive(program, session)
+
+
+def run_headless(program, session):
+    sleep_ms = int(os.environ.get("FAKE_HARNESS_SLEEP_MS", "0") or "0")
+    if sleep_ms:
+        time.sleep(sleep_ms / 1000)
+    code = int(os.environ.get("FAKE_HARNESS_EXIT", "0") or "0")
+    sys.stderr.write(f"fake {program}: working\n")
+    if code != 0:
+        sys.stderr.write(f"fake {program}: failing with exit code {code}\n")
+        sys.exit(code)
+    result = {"type": "result", "subtype": "success", "is_error": False, "result": "ok"}
+    if os.environ.get("FAKE_HARNESS_NO_ID") != "1":
+        result["session_id"] = session or str(uuid.uuid4())
+    print(json.dumps(result), flush=True)
+
+
+def run_interactive(program, session):
+    print(f"fake {program} ready (session {session})", flush=True)
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            log({"event": "eof", "session": session})
+            return
+        log({"event": "input", "line": line.rstrip("\r\n"), "session": session})

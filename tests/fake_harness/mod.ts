@@ -1,0 +1,104 @@
+/**
+ * Fake `claude` and `cursor-agent` executables for the tests (python3 scripts, see
+ * `fake_harness.py`): prepend {@linkcode fakeHarnessPath} to PATH, point `FAKE_HARNESS_LOG` at a
+ * file, and read back what every invocation saw with {@linkcode readHarnessLog}.
+ *
+ * Environment the fakes read: `FAKE_HARNESS_LOG` (the log file), `FAKE_HARNESS_EXIT` (headless
+ * exit code), `FAKE_HARNESS_SLEEP_MS` (headless delay), `FAKE_HARNESS_NO_ID=1` (headless result
+ * without `session_id`), `FAKE_HARNESS_RESUME_FAIL=1` (an interactive `--resume` exits 1 at once),
+ * `FAKE_HARNESS_IGNORE_TERM=1` (SIGTERM is ignored).
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const DIR = dirname(fileURLToPath(import.meta.url));
+
+/** One line of the fake's log. */
+export interface HarnessLogEntry {
+  /**
+   * `boot` (an invocation), `input` (a line read in interactive mode), `eof` (interactive stdin
+   * ended, so the fake exited by itself), `resume_failed`.
+   */
+  event: "boot" | "input" | "eof" | "resume_failed";
+  pid: number;
+  ts: number;
+  /** The conversation id from `--session-id` / `--resume` (`null` when neither was given). */
+  session: string | null;
+  // boot
+  program?: "claude" | "cursor-agent";
+  /** The arguments after the program. */
+  argv?: string[];
+  cwd?: string;
+  /** What headless mode read on stdin (`null` in interactive mode). */
+  stdin?: string | null;
+  mode?: "headless" | "interactive";
+  // input
+  line?: string;
+}
+
+/** The directory holding the fake executables, to put first on PATH (made executable here). */
+export function fakeHarnessPath(): string {
+  for (const name of ["claude", "cursor-agent"]) Deno.chmodSync(join(DIR, name), 0o755);
+  return DIR;
+}
+
+/** `PATH` with the fakes first. */
+export function pathWithFakes(): string {
+  return `${fakeHarnessPath()}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}
+
+/** Every entry of the log at `file` (none when it does not exist yet). */
+export async function readHarnessLog(file: string): Promise<HarnessLogEntry[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as HarnessLogEntry);
+}
+
+/**
+ * Waits until `done` holds for the log's entries (polling), and returns them; throws after
+ * `timeoutMs` (a bound for a hung test, not a timing assertion) with the last entries seen.
+ */
+export async function waitForHarnessLog(
+  file: string,
+  done: (entries: HarnessLogEntry[]) => boolean,
+  opts: { timeoutMs?: number; what?: string } = {},
+): Promise<HarnessLogEntry[]> {
+  const until = Date.now() + (opts.timeoutMs ?? 20_000);
+  for (;;) {
+    const entries = await readHarnessLog(file);
+    if (done(entries)) return entries;
+    if (Date.now() > until) {
+      throw new Error(
+        `timed out waiting for ${opts.what ?? "the fake harness log"}; it holds:\n` +
+          entries.map((e) => JSON.stringify(e)).join("\n"),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Whether a process with this pid exists (a zombie counts as gone). */
+export async function processExists(pid: number): Promise<boolean> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the process is gone; throws after `timeoutMs`. */
+export async function waitForExit(pid: number, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (await processExists(pid)) {
+    if (Date.now() > until) throw new Error(`process ${pid} is still running`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
