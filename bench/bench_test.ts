@@ -83,9 +83,19 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
     assert.ok(run.requests > 0 && run.p50_ms > 0 && run.p99_ms >= run.p50_ms, JSON.stringify(run));
     assert.equal(run.errors, 0);
   }
-  assert.ok(ingest.route.routed_to_journal > 0, "routed deliveries reach the dispatcher");
+  assert.ok(ingest.route.routed > 0, "routed deliveries reach the dispatcher");
   assert.equal(typeof ingest.meets_target, "boolean");
   assert.ok(result.hooks_cli_start.hooks_json.stdout_bytes > 0);
+  // POST → harness invoked over 20 tmux sessions: both modes measured, nothing lost or misdelivered
+  const loop = result.loop_latency;
+  assert.equal(loop.sessions, 20);
+  assert.equal(loop.target_burst_p99_ms, 100);
+  assert.equal(typeof loop.meets_target, "boolean");
+  for (const mode of [loop.serial, loop.burst]) {
+    assert.equal(mode.events, 40, JSON.stringify(mode));
+    assert.deepEqual([mode.lost, mode.misdelivered], [0, 0]);
+    assert.ok(mode.p50_ms > 0 && mode.p99_ms >= mode.p50_ms && mode.max_ms >= mode.p99_ms);
+  }
   for (
     const m of [
       result.cli_start.version,

@@ -18,6 +18,7 @@ import * as hooksModule from "./hooks_module_bench.ts";
 import * as hooksRemoteCommand from "./hooks_remote_command_bench.ts";
 import * as hooksRunner from "./hooks_runner_bench.ts";
 import * as hooksValidate from "./hooks_validate_bench.ts";
+import * as loopLatency from "./loop_latency.ts";
 import * as webhookIngest from "./webhook_ingest.ts";
 import * as pollIdleCycle from "./poll_idle_cycle.ts";
 import * as workspaceCost from "./workspace_cost.ts";
@@ -42,6 +43,7 @@ export const BENCHES: Record<string, BenchModule> = {
   webhook_ingest: webhookIngest,
   poll_idle_cycle: pollIdleCycle,
   workspace_cost: workspaceCost,
+  loop_latency: loopLatency,
 };
 
 /** Runs the benches named in `only` (default: all), in order. */

@@ -154,9 +154,11 @@ async function readyUrl(child: Deno.ChildProcess): Promise<string> {
   }
 }
 
-async function journalLines(path: string): Promise<number> {
+/** How many `routing.routed` records the event log holds (each: one event the dispatcher decided). */
+async function routedEvents(path: string): Promise<number> {
   try {
-    return (await Deno.readTextFile(path)).split("\n").filter((l) => l).length;
+    return (await Deno.readTextFile(path)).split("\n")
+      .filter((l) => l.includes('"event":"routing.routed"')).length;
   } catch {
     return 0;
   }
@@ -169,8 +171,8 @@ async function measureOnce(
   route: boolean,
   seconds: number,
 ): Promise<Record<string, unknown>> {
-  const journal = join(dir, ".the-loop", "dispatch-journal.jsonl");
-  await Deno.remove(journal).catch(() => {});
+  const log = join(dir, ".the-loop", "logs", "events.jsonl");
+  await Deno.remove(log).catch(() => {});
   const receiver = spawnCli([
     "gh-webhook",
     "start",
@@ -212,8 +214,8 @@ async function measureOnce(
   return {
     ...report,
     accepted_rps: Math.round(report.accepted / report.seconds),
-    // routed during the run and the receiver's drain at SIGTERM (warmup deliveries included)
-    routed_to_journal: await journalLines(journal),
+    // decided by the dispatcher during the run and the drain at SIGTERM (warmup included)
+    routed: await routedEvents(log),
   };
 }
 

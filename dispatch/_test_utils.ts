@@ -19,7 +19,7 @@ import { SessionDispatcher } from "./dispatcher.ts";
 import { defaultTemplates, type PromptTemplates } from "./prompts.ts";
 import type { HostedSession, SpawnResult } from "./seams.ts";
 import { SessionControl, SessionStore } from "./sessions/mod.ts";
-import type { RoutedEvent } from "./types.ts";
+import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 
 /** A promise to settle by hand. */
 export class Deferred<T = void> {
@@ -203,6 +203,18 @@ export interface SetupOptions {
   hooks?: DispatchHooks;
 }
 
+/** A dispatcher whose `dispatch` also waits for the turn's reactions (so tests can count them). */
+class Settling extends SessionDispatcher {
+  override async dispatch(
+    event: RoutedEvent,
+    opts?: { signal?: AbortSignal },
+  ): Promise<DispatchOutcome> {
+    const outcome = await super.dispatch(event, opts);
+    await this.idle();
+    return outcome;
+  }
+}
+
 /** A dispatcher over a real registry in a temporary folder, with fakes around it. */
 export async function setup(o: SetupOptions = {}): Promise<Setup> {
   const dir = await Deno.makeTempDir({ prefix: "the-loop-dispatch-" });
@@ -227,7 +239,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     events,
   });
   let n = 0;
-  const dispatcher = new SessionDispatcher({
+  const dispatcher = new Settling({
     config: () => routing,
     sessions,
     control,

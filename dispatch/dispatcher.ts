@@ -112,6 +112,7 @@ export interface SessionDispatcherOptions {
 export class SessionDispatcher implements Dispatcher {
   readonly #deps: Deps;
   readonly #queue: KeyedQueue;
+  readonly #finishing = new Set<Promise<void>>();
 
   constructor(opts: SessionDispatcherOptions) {
     const templates = opts.templates;
@@ -142,8 +143,17 @@ export class SessionDispatcher implements Dispatcher {
       } catch (err) {
         outcome = turn.failed("dispatch", err);
       }
-      await turn.finish(ok ?? outcome.status === "delivered");
+      // the 🎉/😕 reaction goes out after the turn, not inside it: a GitHub round trip must not
+      // hold the work item's queue (or a dispatch slot) while the next event waits
+      const finishing = turn.finish(ok ?? outcome.status === "delivered").catch(() => {});
+      this.#finishing.add(finishing);
+      finishing.finally(() => this.#finishing.delete(finishing));
       return outcome;
     });
+  }
+
+  /** Resolves once every reaction begun so far has been sent (a stopping daemon; tests). */
+  async idle(): Promise<void> {
+    while (this.#finishing.size > 0) await Promise.all([...this.#finishing]);
   }
 }

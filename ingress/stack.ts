@@ -64,6 +64,8 @@ export interface Ingress {
   controlConfig(): RoutingConfig["control"];
   /** Takes a reloaded config: the next event uses its policy; new warnings are told once. */
   reconfigure(config: CliConfig): void;
+  /** At shutdown: waits (at most `timeoutMs`, default 5 s) for reactions still being sent. */
+  drain(timeoutMs?: number): Promise<void>;
 }
 
 /** The warnings a config's routing policy (and its legacy `ghBinary` keys) deserve. */
@@ -148,6 +150,15 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
       return config;
     },
     controlConfig,
+    async drain(timeoutMs = 5_000): Promise<void> {
+      if (!dispatch) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        dispatch.dispatcher.idle(),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
+      clearTimeout(timer);
+    },
     reconfigure(next: CliConfig): void {
       if (next === config) return;
       config = next;

@@ -43,9 +43,11 @@ export class ControlStore {
   }
 
   /** The record of `ref`, or `undefined` (also for a file that is not a control record). */
+  // a synchronous read: a tiny local file, asked on every event (see `registry.ts`)
+  // deno-lint-ignore require-await
   async get(ref: string): Promise<ControlRecord | undefined> {
     try {
-      const value = JSON.parse(await Deno.readTextFile(this.#path(ref)));
+      const value = JSON.parse(Deno.readTextFileSync(this.#path(ref)));
       return value && value.ref === ref && COMMANDS.has(value.command) ? value : undefined;
     } catch {
       return undefined;

@@ -146,10 +146,14 @@ export class RegistryDir implements SessionLookup {
     await writeFileAtomic(this.pathOf(item), JSON.stringify(record, null, 2) + "\n");
   }
 
+  // Reads are synchronous: a session file is a few hundred bytes on local disk, and a sync read
+  // costs microseconds where an async one waits its turn in the thread pool; the dispatcher asks
+  // the registry several times per event, one event after another per work item.
+  // deno-lint-ignore require-await
   async #read(path: string): Promise<SessionRecord | undefined> {
     let text: string;
     try {
-      text = await Deno.readTextFile(path);
+      text = Deno.readTextFileSync(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       this.#once(path, `skipping session file ${path}: ${(error as Error).message}`);

@@ -25,6 +25,7 @@ Deno.test("SIGKILL at random moments loses no comment and repeats only the deliv
       "webhooks:",
       "  ghWebhook:",
       "    routing:",
+      "      dispatcher: journal # the journal shows every hand-over, duplicates included",
       "      authorizedUsers: [alice]",
       "polling:",
       "  sources:",

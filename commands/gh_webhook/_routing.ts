@@ -60,5 +60,11 @@ export async function openRouting(opts: RoutingOptions): Promise<Routing> {
       return await ingress.router.route(event, o);
     },
   };
-  return { sink, close: () => ingress.github.flush() };
+  return {
+    sink,
+    close: async () => {
+      await ingress.drain();
+      await ingress.github.flush();
+    },
+  };
 }

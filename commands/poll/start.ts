@@ -223,6 +223,7 @@ async function daemon(o: DaemonOptions): Promise<number> {
       return settingsFromConfig(ingress.config);
     },
   });
+  await ingress.drain();
   await gh.flush();
   return cycles;
 }

@@ -38,7 +38,15 @@ export function register(group: Command, ctx: CliContext): void {
         );
       }
       const readOnly = flags.readOnly === true || record.status === "closed";
-      const args = ["attach", ...(readOnly ? ["-r"] : []), "-t", record.tmuxTarget];
+      // the daemon's private tmux server, when it runs one (`$THE_LOOP_TMUX_SOCKET`)
+      const socket = ctx.env("THE_LOOP_TMUX_SOCKET");
+      const args = [
+        ...(socket ? ["-L", socket] : []),
+        "attach",
+        ...(readOnly ? ["-r"] : []),
+        "-t",
+        record.tmuxTarget,
+      ];
       // the one place a command looks at the real terminal: attaching needs one on both ends
       const terminal = Deno.stdout.isTerminal() && Deno.stdin.isTerminal();
       if (flags.print || !terminal) {

@@ -89,6 +89,8 @@ async function run(
       control,
       endHarness: harnessEnder({
         tmux: loaded.config.webhooks.ghWebhook.routing.tmux,
+        // the daemon's private tmux server, when it runs one (`dispatch/open.ts` reads the same)
+        socket: ctx.env("THE_LOOP_TMUX_SOCKET") || undefined,
         warn: (m) => ctx.warn(`warning: ${m}\n`),
       }),
       events,

@@ -86,14 +86,17 @@ export async function pasteInto(
   signal?: AbortSignal,
 ): Promise<void> {
   const buffer = `${name}-${crypto.randomUUID()}`;
-  await tmuxOk(cli, [["load-buffer", "-b", buffer, "-"]], { stdin: prompt, signal });
+  // one tmux process for the three steps (a command sequence stops at the first that fails):
+  // each tmux start costs milliseconds, and a burst of deliveries pays it per delivery
   try {
-    await tmuxOk(cli, [["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)]], {
-      signal,
-    });
+    await tmuxOk(cli, [
+      ["load-buffer", "-b", buffer, "-"],
+      ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
+      ["send-keys", "-t", paneOf(name), "Enter"],
+    ], { stdin: prompt, signal });
   } catch (err) {
+    // a paste that failed leaves its buffer behind (a delivered one was deleted by `-d`)
     await tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});
     throw err;
   }
-  await tmuxOk(cli, [["send-keys", "-t", paneOf(name), "Enter"]], { signal });
 }

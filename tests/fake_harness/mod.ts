@@ -86,12 +86,15 @@ export async function waitForHarnessLog(
 
 /** Whether a process with this pid exists (a zombie counts as gone). */
 export async function processExists(pid: number): Promise<boolean> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  // `ps`, not /proc: Deno refuses to read another process's /proc entries without --allow-all,
+  // and an error taken for "gone" would let every "it ended" assertion pass
+  const out = await new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", String(pid)],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const stat = new TextDecoder().decode(out.stdout).trim();
+  return stat !== "" && !stat.startsWith("Z"); // a zombie has ended
 }
 
 /** Waits until the process is gone; throws after `timeoutMs`. */

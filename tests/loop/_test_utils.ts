@@ -116,6 +116,26 @@ const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: "1",
 };
 
+/**
+ * Whether the process runs (a zombie counts as gone). Asked of `ps`: a test without
+ * `--allow-all` may not read `/proc/<pid>`.
+ */
+export async function running(pid: number): Promise<boolean> {
+  const out = await new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", String(pid)],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const stat = new TextDecoder().decode(out.stdout).trim();
+  return out.code === 0 && stat !== "" && !stat.startsWith("Z");
+}
+
+/** Waits until the process is gone. */
+export async function waitGone(pid: number): Promise<void> {
+  await waitFor(`process ${pid} to end`, async () => !(await running(pid)));
+}
+
 /** Runs git; returns stdout (trimmed), throws with stderr on failure. */
 export async function git(args: string[], env: Record<string, string> = {}): Promise<string> {
   const out = await new Deno.Command("git", {
@@ -175,7 +195,7 @@ async function jsonl(path: string): Promise<Record<string, unknown>[]> {
 }
 
 /** One session record as the registry holds it (the fields these tests read). */
-export interface Record_ {
+export interface SessionFile {
   status: string;
   tmuxTarget: string;
   cwd: string;
@@ -244,7 +264,7 @@ export class Loop {
   }
 
   /** The registry record of an item (`undefined` while there is none). */
-  async record(n: number, repo = REPO): Promise<Record_ | undefined> {
+  async record(n: number, repo = REPO): Promise<SessionFile | undefined> {
     const file = join(this.root, "sessions", `github-${repo.replace("/", "-")}-${n}.json`);
     try {
       return JSON.parse(await Deno.readTextFile(file));
@@ -255,7 +275,7 @@ export class Loop {
   }
 
   /** Waits for the item's record to have `status`. */
-  async waitStatus(n: number, status: string, repo = REPO): Promise<Record_> {
+  async waitStatus(n: number, status: string, repo = REPO): Promise<SessionFile> {
     return await waitFor(
       `${this.ref(n, repo)} to be ${status}`,
       async () => {
@@ -323,11 +343,12 @@ export class Loop {
   }
 
   /** The reactions on a comment (their `content`s). */
-  reactionsOn(repo: string, n: number, commentId: number): string[] {
+  reactionsOn(n: number, commentId: number, repo = REPO): string[] {
+    const world = this.gh.world;
     // deno-lint-ignore no-explicit-any
-    const reactions = this.gh.world.item(repo, n).reactions as any[];
-    return reactions.filter((r) => r.__comment === commentId || r.comment_id === commentId)
-      .map((r) => r.content);
+    const comment = world.item(repo, n).comments.find((c: any) => c.id === commentId);
+    // deno-lint-ignore no-explicit-any
+    return comment ? world.reactionsOf(comment).map((r: any) => String(r.content)) : [];
   }
 
   /** Runs `tmux -L <socket> <args>` on the test's private server. */
@@ -378,7 +399,13 @@ export class Loop {
     return new Receiver(this, child, ready[1], out, drained);
   }
 
+  /** Kills the tmux server, stops the fake GitHub, removes the files (`LOOP_E2E_KEEP=1` keeps them). */
   async close(): Promise<void> {
+    if (Deno.env.get("LOOP_E2E_KEEP")) {
+      console.error(`kept: ${this.dir} ${this.home} (tmux -L ${this.socket})`);
+      await this.gh.close();
+      return;
+    }
     await this.tmux("kill-server");
     await this.gh.close();
     await Deno.remove(this.dir, { recursive: true }).catch(() => {});
@@ -424,5 +451,282 @@ export function ok(r: CliResult): CliResult {
   return r;
 }
 
-/** Whether a process with `pid` is running (a zombie counts as gone). */
-export { processExists, waitForExit } from "../fake_harness/mod.ts";
+// ---- the scenarios both daemons run ----
+
+/** How a test hands the world's changes to the daemon under test. */
+export interface Drive {
+  /** Delivers the changes made since the last step (a webhook delivery, a poll cycle). */
+  step(): Promise<void>;
+}
+
+/** Comments by the-loop (marked as its own). */
+export function ownComments(loop: Loop, n: number, repo = REPO) {
+  return loop.comments(n, repo).filter((c) => c.body.includes(MARK));
+}
+
+/** Labelled issues (#1 alice's, #2 bob's, #3 for the CLI stop, and the quiet repository's #1). */
+export async function openIssues(loop: Loop, drive: Drive): Promise<void> {
+  const w = loop.gh.world;
+  for (let i = 1; i <= 3; i++) w.addIssue(REPO, { user: "alice", labels: [LABEL] });
+  w.addIssue(QUIET_REPO, { user: "alice", labels: [LABEL] });
+  await drive.step(); // an armed item without a start spawns nothing yet (a poller baselines)
+  assert.deepEqual(await loop.harness(), [], "nothing boots before a start");
+}
+
+/** What a spawn left: the harness's boot entry and the start comment's id. */
+export interface Spawned {
+  boot: HarnessLogEntry;
+  startId: number;
+}
+
+/**
+ * Scenario 1: label + start by alice spawns exactly one session in its own worktree, booted on
+ * the rendered prompt the prompt hook rewrote; the registry, the announcement, the reactions.
+ */
+export async function spawnsOne(loop: Loop, drive: Drive, n = 1): Promise<Spawned> {
+  const start = loop.gh.world.addComment(REPO, n, `${KEYWORDS.start} please`, "alice");
+  await drive.step();
+  const record = await loop.waitStatus(n, "active");
+  const cwd = loop.worktree(n);
+  const boots = await loop.waitHarness(
+    `the boot of #${n}`,
+    (es) => es.some((e) => e.event === "boot" && e.cwd === cwd),
+  );
+  const mine = boots.filter((e) => e.event === "boot" && e.cwd === cwd);
+  assert.equal(mine.length, 1, "exactly one harness boots");
+  const [boot] = mine;
+  assert.equal(boot.program, "claude");
+  assert.equal(boot.mode, "interactive");
+  assert.equal(await git(["-C", cwd, "branch", "--show-current"]), `the-loop/issue-${n}`);
+  assert.equal(
+    await git(["-C", cwd, "rev-parse", "--show-toplevel"]),
+    cwd,
+    "a worktree of its own",
+  );
+  const prompt = boot.argv!.find((a) => a.includes(MARKER));
+  assert.ok(prompt, `the prompt hook's marker is in argv: ${JSON.stringify(boot.argv)}`);
+  assert.ok(prompt.startsWith(MARKER), "the hook's text comes first");
+  assert.ok(prompt.includes(`/the-loop:work-on ${loop.ref(n)}`), prompt);
+  assert.equal(record.tmuxTarget, loop.tmuxName(n));
+  assert.equal(record.cwd, cwd);
+  assert.equal(boot.session, record.harnessSessionId, "the registry names the conversation");
+  // harness trust pre-answered the dialog for the workspace root, in the daemon's HOME
+  const trust = JSON.parse(await Deno.readTextFile(join(loop.home, ".claude.json")));
+  assert.equal(trust.projects?.[loop.workspaceRoot]?.hasTrustDialogAccepted, true);
+  const has = await loop.tmux("has-session", "-t", `=${loop.tmuxName(n)}`);
+  assert.equal(has.code, 0, has.stderr);
+  // the turn ends with 🎉 on the start comment, after 👀; the announcement precedes it
+  await waitFor(
+    "👀 and 🎉 on the start comment",
+    () => loop.reactionsOn(n, start.id).includes("hooray"),
+    () => loop.reactionsOn(n, start.id),
+  );
+  assert.deepEqual(loop.reactionsOn(n, start.id), ["eyes", "hooray"]);
+  const announced = ownComments(loop, n).filter((c) => c.body.includes("🖥️"));
+  assert.equal(announced.length, 1, JSON.stringify(loop.comments(n)));
+  assert.ok(announced[0].body.includes(loop.tmuxName(n)), announced[0].body);
+  assert.equal(announced[0].user, "the-loop-bot");
+  return { boot, startId: start.id };
+}
+
+/** The input lines carrying `word`, in the order the harness read them. */
+async function heard(loop: Loop, pid: number, words: string[]): Promise<string[]> {
+  const lines = await loop.inputs(pid);
+  return lines.flatMap((l) => words.filter((w) => l.includes(w)));
+}
+
+/** Waits until the session of `pid` heard `word`. */
+async function waitHeard(loop: Loop, pid: number, word: string): Promise<void> {
+  await waitFor(
+    `the harness to read "${word}"`,
+    async () => (await heard(loop, pid, [word])).length > 0,
+    () => loop.inputs(pid),
+  );
+}
+
+/** How many `dispatch.dropped` {reason} the item has so far. */
+async function drops(loop: Loop, n: number, reason: string): Promise<number> {
+  return (await loop.events()).filter((e) =>
+    e.event === "dispatch.dropped" && e.work_item === loop.ref(n) && e.reason === reason
+  ).length;
+}
+
+/**
+ * Scenario 2: alice's later comments reach the same session once each and in order; a stranger's
+ * never does.
+ */
+export async function commentsInOrder(loop: Loop, drive: Drive, s: Spawned, n = 1) {
+  const w = loop.gh.world;
+  w.addComment(REPO, n, "first note ALPHA-101", "alice");
+  w.addComment(REPO, n, "second note BRAVO-202", "alice");
+  w.addComment(REPO, n, "a stranger's note MALLORY-666", "mallory");
+  w.addComment(REPO, n, "third note CHARLIE-303", "alice");
+  await drive.step();
+  await waitHeard(loop, s.boot.pid, "CHARLIE-303");
+  await loop.waitEvent("mallory's comment dropped", (e) =>
+    e.actor === "mallory" &&
+    (e.event === "routing.dropped" || e.event === "poll.unauthorized"));
+  const words = ["ALPHA-101", "BRAVO-202", "MALLORY-666", "CHARLIE-303"];
+  assert.deepEqual(await heard(loop, s.boot.pid, words), ["ALPHA-101", "BRAVO-202", "CHARLIE-303"]);
+  const boots = await loop.boots(n);
+  assert.equal(boots.length, 1, "the comments reached the same harness, none booted another");
+}
+
+/**
+ * Scenario 3: pause and resume by comment, then by the CLI verbs: a comment while paused is never
+ * delivered, the one after resume is.
+ */
+export async function pauseResume(loop: Loop, drive: Drive, s: Spawned, n = 1) {
+  const w = loop.gh.world;
+  const ref = loop.ref(n);
+  w.addComment(REPO, n, KEYWORDS.pause, "alice");
+  await drive.step();
+  await loop.waitStatus(n, "paused");
+  const before = await drops(loop, n, "session-paused");
+  w.addComment(REPO, n, "while paused DELTA-404", "alice");
+  await drive.step();
+  await waitFor(
+    "the paused comment dropped",
+    async () => (await drops(loop, n, "session-paused")) > before,
+  );
+  w.addComment(REPO, n, KEYWORDS.resume, "alice");
+  await drive.step();
+  await loop.waitStatus(n, "active");
+  w.addComment(REPO, n, "after resume ECHO-505", "alice");
+  await drive.step();
+  await waitHeard(loop, s.boot.pid, "ECHO-505");
+
+  // the same by CLI verb
+  ok(await loop.cli(["sessions", "pause", ref, "--no-comment", "--as", "alice"]));
+  assert.equal((await loop.record(n))?.status, "paused");
+  const cliBefore = await drops(loop, n, "session-paused");
+  w.addComment(REPO, n, "while paused by cli FOXTROT-606", "alice");
+  await drive.step();
+  await waitFor(
+    "the comment paused by cli dropped",
+    async () => (await drops(loop, n, "session-paused")) > cliBefore,
+  );
+  ok(await loop.cli(["sessions", "resume", ref, "--no-comment", "--as", "alice"]));
+  assert.equal((await loop.record(n))?.status, "active");
+  w.addComment(REPO, n, "after cli resume GOLF-707", "alice");
+  await drive.step();
+  await waitHeard(loop, s.boot.pid, "GOLF-707");
+
+  const words = ["ALPHA-101", "BRAVO-202", "CHARLIE-303", "DELTA-404", "ECHO-505"];
+  words.push("FOXTROT-606", "GOLF-707");
+  assert.deepEqual(await heard(loop, s.boot.pid, words), [
+    "ALPHA-101",
+    "BRAVO-202",
+    "CHARLIE-303",
+    "ECHO-505",
+    "GOLF-707",
+  ]);
+  assert.equal((await loop.boots(n)).length, 1, "one harness throughout");
+  assert.equal(await running(s.boot.pid), true, "pause never ends the harness");
+  const keywords = (await loop.harness()).filter((e) =>
+    e.event === "input" && /the-loop:(pause|resume)-execution/.test(e.line ?? "")
+  );
+  assert.deepEqual(keywords, [], "control keywords are never forwarded");
+}
+
+/** Scenario 3 (end): `sessions stop` closes the session and ends its harness. */
+export async function stopByCli(loop: Loop, drive: Drive, n = 3) {
+  const s = await spawnsOne(loop, drive, n);
+  ok(await loop.cli(["sessions", "stop", loop.ref(n), "--no-comment", "--as", "alice"]));
+  assert.equal((await loop.record(n))?.status, "closed");
+  await waitGone(s.boot.pid);
+}
+
+/**
+ * Scenario 4: bob is authorized but not on the roster: his start spawns nothing, one marked ⚠️
+ * comment names the hook and its reason, `hooks.refused` is logged.
+ */
+export async function rosterRefuses(loop: Loop, drive: Drive, n = 2) {
+  const start = loop.gh.world.addComment(REPO, n, KEYWORDS.start, "bob");
+  await drive.step();
+  const refused = await loop.waitEvent(
+    "hooks.refused for bob",
+    (e) => e.event === "hooks.refused" && e.work_item === loop.ref(n),
+  );
+  assert.deepEqual([refused.point, refused.hook], ["work_item_start", "roster"]);
+  assert.match(String(refused.reason), /@bob is not on the e2e roster/);
+  const notes = await waitFor("the refusal note", () => {
+    const own = ownComments(loop, n);
+    return own.length > 0 ? own : undefined;
+  });
+  assert.equal(notes.length, 1, JSON.stringify(notes));
+  assert.match(notes[0].body, /^⚠️ the-loop did not start: roster: @bob is not on the e2e roster/);
+  assert.deepEqual(await loop.boots(n), [], "nothing boots");
+  assert.equal(await loop.record(n), undefined, "no session is registered");
+  assert.equal(start.user.login, "bob");
+}
+
+/** The quiet hook keeps the announcement of a spawn in its repository off the issue. */
+export async function quietSpawn(loop: Loop, drive: Drive) {
+  const start = loop.gh.world.addComment(QUIET_REPO, 1, KEYWORDS.start, "alice");
+  await drive.step();
+  await loop.waitStatus(1, "active", QUIET_REPO);
+  await waitFor(
+    "🎉 on the quiet start comment",
+    () => loop.reactionsOn(1, start.id, QUIET_REPO).includes("hooray"),
+  );
+  const cwd = loop.worktree(1, QUIET_REPO);
+  await loop.waitHarness(
+    "the quiet boot",
+    (es) => es.some((e) => e.event === "boot" && e.cwd === cwd),
+  );
+  assert.equal((await loop.boots(1, QUIET_REPO)).length, 1);
+  assert.deepEqual(ownComments(loop, 1, QUIET_REPO), [], "no announcement");
+  const events = await loop.events();
+  const quiet = events.find((e) =>
+    e.event === "hooks.ran" && e.hook === "quiet" && e.work_item === loop.ref(1, QUIET_REPO)
+  );
+  assert.equal(quiet?.disposition, "decided", JSON.stringify(quiet));
+  assert.ok(
+    !events.some((e) => e.event === "session.announced" && e.work_item === loop.ref(1, QUIET_REPO)),
+  );
+}
+
+/**
+ * Scenario 5: closing the issue closes the session, ends the harness, keeps the tmux session
+ * readable and runs `work_item_complete`.
+ */
+export async function closeEnds(loop: Loop, drive: Drive, s: Spawned, n = 1) {
+  loop.gh.world.close(REPO, n);
+  await drive.step();
+  await loop.waitStatus(n, "closed");
+  await waitGone(s.boot.pid);
+  const name = loop.tmuxName(n);
+  const has = await loop.tmux("has-session", "-t", `=${name}`);
+  assert.equal(has.code, 0, `the tmux session is kept: ${has.stderr}`);
+  const dead = await loop.tmux("list-panes", "-t", `=${name}:`, "-F", "#{pane_dead}");
+  assert.equal(dead.stdout.trim(), "1", "the pane is kept, its harness ended");
+  const pane = await loop.tmux("capture-pane", "-p", "-S", "-", "-t", `=${name}:`);
+  assert.equal(pane.code, 0, pane.stderr);
+  assert.match(pane.stdout, /fake claude ready/, "the pane's history is still readable");
+  assert.match(pane.stdout, /GOLF-707/, "down to the last delivery");
+  const complete = await loop.waitEvent(
+    "work_item_complete's hooks.ran",
+    (e) =>
+      e.event === "hooks.ran" && e.point === "work_item_complete" && e.work_item === loop.ref(n),
+  );
+  assert.deepEqual([complete.hook, complete.disposition], ["prompt-marker", "passed"]);
+  await loop.waitEvent(
+    "session.autoclosed",
+    (e) => e.event === "session.autoclosed" && e.work_item === loop.ref(n),
+  );
+  assert.equal((await loop.boots(n)).length, 1, "closing never relaunches");
+}
+
+/** After every scenario: one boot per spawned session, none for the refused start. */
+export async function bootedOncePerSession(loop: Loop) {
+  const boots = (await loop.harness()).filter((e) => e.event === "boot").map((e) => e.cwd);
+  assert.deepEqual(
+    boots.sort(),
+    [
+      loop.worktree(1, QUIET_REPO),
+      loop.worktree(1),
+      loop.worktree(3),
+    ].sort(),
+  );
+}

@@ -1,0 +1,388 @@
+/**
+ * Bench (issue #10): end-to-end latency from a signed webhook POST to the harness being
+ * invoked. The real receiver (`the-loop gh-webhook start`, a subprocess) runs the sessions
+ * dispatcher with `runner: tmux` on a private tmux server; 20 labelled issues are started by an
+ * authorized user's start comment, each booting the fake `claude` (`tests/fake_harness/`) in its
+ * own tmux session. Then `issue_comment` deliveries go out round-robin across the sessions, and
+ * each one's latency is the fake's `ts` for the pasted line carrying the comment's body minus the
+ * POST's send time (both epoch time on this machine's clock). **Serial**: one at a time, each
+ * sent once the previous one arrived. **Burst**: all at once. Target: burst p99 < 100 ms (the
+ * original: serial p50 14 ms, burst p99 1.46 s).
+ *
+ * `THE_LOOP_BENCH_QUICK=1` sends 40 events per mode instead of 200. {@linkcode startLoopRig} is
+ * also what `tests/loop_burst_test.ts` drives.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { FakeGitHub, signature } from "../tests/fake_github/mod.ts";
+import { pathWithFakes } from "../tests/fake_harness/mod.ts";
+import { spawnCli } from "../tests/_test_utils.ts";
+import { RegistryDir } from "../state/registry.ts";
+import { percentile, round } from "./_stats.ts";
+
+/** The repository the rig's issues live in. */
+export const LOOP_REPO = "loop/bench";
+const LABEL = "the-loop: auto-execute";
+const SECRET = "loop-bench-webhook-secret";
+const TOKEN = "loop-bench-token";
+const SESSIONS = 20;
+const TARGET_BURST_P99_MS = 100;
+const READY = /gh-webhook: listening on (\S+) \(pid \d+\)/;
+
+/** One `input` line the fake harness read (a line of a pasted prompt). */
+export interface InputLine {
+  line: string;
+  /** The fake's conversation id (`--session-id`): which session read it. */
+  session: string | null;
+  pid: number;
+  /** Epoch milliseconds when the fake read it. */
+  tsMs: number;
+}
+
+/** A signed delivery, ready to POST. */
+export interface Prepared {
+  deliveryId: string;
+  body: string;
+  signature: string;
+}
+
+/** The running receiver, its fake GitHub, and its 20 live tmux-hosted sessions. */
+export interface LoopRig {
+  dir: string;
+  url: string;
+  harnessLog: string;
+  eventsLog: string;
+  gh: FakeGitHub;
+  /** The issue numbers, one live session each. */
+  issues: number[];
+  /** Issue number → the live session's harness conversation id (the fake's `session`). */
+  sessionOf: Map<number, string>;
+  /** A new comment by alice on `issue` (in the fake GitHub), as a signed delivery. */
+  prepare(issue: number, text: string, deliveryId?: string): Promise<Prepared>;
+  /** POSTs it; `sentAt` is `Date.now()` just before the request went out. */
+  post(p: Prepared): Promise<{ status: number; sentAt: number }>;
+  /** The input lines the fakes logged since the last call (the log is read incrementally). */
+  newInputs(): Promise<InputLine[]>;
+  /** What the receiver printed on stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs: number,
+  context: () => string = () => "",
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${context()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Reads a JSON-lines file from where the previous read stopped. */
+function tailer(path: string): () => Promise<Record<string, unknown>[]> {
+  let offset = 0;
+  let carry = "";
+  const decoder = new TextDecoder();
+  return async () => {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(path);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return [];
+      throw err;
+    }
+    try {
+      await file.seek(offset, Deno.SeekMode.Start);
+      const buf = new Uint8Array(64 * 1024);
+      for (;;) {
+        const n = await file.read(buf);
+        if (n === null) break;
+        carry += decoder.decode(buf.subarray(0, n), { stream: true });
+        offset += n;
+      }
+    } finally {
+      file.close();
+    }
+    const end = carry.lastIndexOf("\n");
+    if (end < 0) return [];
+    const lines = carry.slice(0, end).split("\n").filter((l) => l.trim());
+    carry = carry.slice(end + 1);
+    return lines.map((l) => JSON.parse(l));
+  };
+}
+
+function configYaml(dir: string, apiUrl: string, extra: string): string {
+  return `version: "0.1.0"
+state:
+  root: ${join(dir, "state")}
+github:
+  apiUrl: ${apiUrl}
+  tokenEnv: FAKE_GH_TOKEN
+webhooks:
+  ghWebhook:
+    routing:
+      enabled: true
+      dispatcher: sessions
+      authorizedUsers: [alice]
+      spawnOnUnmatched: labeled
+      registryDir: ${join(dir, "registry")}
+      runner: tmux
+      harnessTrust:
+        enabled: false
+      workspace:
+        enabled: false
+${extra}`;
+}
+
+/**
+ * Starts the receiver (tmux runner on a private server, fake harness on PATH) and brings up
+ * `sessions` live sessions the product's way: a labelled issue and an authorized start comment
+ * each, delivered as signed webhooks; resolves once every harness booted and every session is
+ * in the registry.
+ */
+export async function startLoopRig(
+  opts: { sessions?: number; routingYaml?: string } = {},
+): Promise<LoopRig> {
+  const count = opts.sessions ?? SESSIONS;
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-loop-" }));
+  const harnessLog = join(dir, "harness.jsonl");
+  const eventsLog = join(dir, "state", "logs", "events.jsonl");
+  const socket = `the-loop-loop-${crypto.randomUUID()}`;
+  const gh = await FakeGitHub.start({ token: TOKEN });
+  await Deno.mkdir(join(dir, ".the-loop"));
+  await Deno.writeTextFile(
+    join(dir, ".the-loop", "cli-config.yaml"),
+    configYaml(dir, gh.url, opts.routingYaml ?? ""),
+  );
+  const child = spawnCli(["gh-webhook", "start", "--port", "0"], {
+    cwd: dir,
+    env: {
+      FAKE_GH_TOKEN: TOKEN,
+      THE_LOOP_GH_WEBHOOK_SECRET: SECRET,
+      THE_LOOP_TMUX_SOCKET: socket,
+      TMUX_TMPDIR: dir,
+      PATH: pathWithFakes(),
+      FAKE_HARNESS_LOG: harnessLog,
+    },
+  });
+  const out = { stdout: "", stderr: "" };
+  const drain = async (s: ReadableStream<Uint8Array>, key: "stdout" | "stderr") => {
+    for await (const chunk of s.pipeThrough(new TextDecoderStream())) out[key] += chunk;
+  };
+  const drained = Promise.all([drain(child.stdout, "stdout"), drain(child.stderr, "stderr")]);
+  const close = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await drained.catch(() => {});
+    await new Deno.Command("tmux", {
+      args: ["-L", socket, "kill-server"],
+      env: { TMUX_TMPDIR: dir },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output().catch(() => {});
+    await gh.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    const url = await waitFor(
+      () => Promise.resolve(READY.exec(out.stdout)?.[1]),
+      "the receiver's ready line",
+      30_000,
+      () => out.stderr,
+    );
+    const issues: number[] = [];
+    for (let i = 1; i <= count; i++) {
+      const issue = gh.world.addIssue(LOOP_REPO, {
+        user: "alice",
+        title: `loop issue ${i}`,
+        labels: [LABEL],
+      });
+      gh.world.addComment(LOOP_REPO, issue.number, "the-loop:start-execution", "alice");
+      issues.push(issue.number);
+    }
+    for (const r of await gh.deliver(url, { secret: SECRET })) {
+      if (r.status !== 202) throw new Error(`a setup delivery got ${r.status}: ${r.body}`);
+    }
+    const registry = new RegistryDir(join(dir, "registry"));
+    const live = await waitFor(
+      async () => {
+        const records = await registry.listLive();
+        return records.length >= count ? records : undefined;
+      },
+      `${count} live sessions`,
+      120_000,
+      () => out.stderr,
+    );
+    const sessionOf = new Map(live.map((r) => [r.workItem.number, r.harnessSessionId]));
+    const booted = tailer(harnessLog);
+    const boots = new Set<string>();
+    await waitFor(
+      async () => {
+        for (const e of await booted()) if (e.event === "boot") boots.add(String(e.session));
+        return [...sessionOf.values()].every((s) => boots.has(s)) ? true : undefined;
+      },
+      `${count} harness boots`,
+      60_000,
+      () => out.stderr,
+    );
+    const inputs = tailer(harnessLog);
+    await inputs(); // the boots are not inputs
+    return {
+      dir,
+      url,
+      harnessLog,
+      eventsLog,
+      gh,
+      issues,
+      sessionOf,
+      async prepare(issue, text, deliveryId = crypto.randomUUID()) {
+        gh.world.addComment(LOOP_REPO, issue, text, "alice");
+        gh.skipChanges();
+        const body = JSON.stringify(gh.world.changes.at(-1)!.payload);
+        return { deliveryId, body, signature: await signature(SECRET, body) };
+      },
+      async post(p) {
+        const sentAt = Date.now();
+        const res = await fetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-github-event": "issue_comment",
+            "x-github-delivery": p.deliveryId,
+            "x-hub-signature-256": p.signature,
+          },
+          body: p.body,
+        });
+        await res.body?.cancel();
+        return { status: res.status, sentAt };
+      },
+      async newInputs() {
+        return (await inputs()).filter((e) => e.event === "input").map((e) => ({
+          line: String(e.line),
+          session: e.session as string | null,
+          pid: Number(e.pid),
+          tsMs: Number(e.ts) * 1000,
+        }));
+      },
+      stderr: () => out.stderr,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Latency figures of one mode. */
+interface ModeFigures {
+  events: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** Deliveries whose line never reached a harness within the bound. */
+  lost: number;
+  /** Lines that reached a session other than their issue's. */
+  misdelivered: number;
+}
+
+function figures(ms: number[], lost: number, misdelivered: number): ModeFigures {
+  ms.sort((a, b) => a - b);
+  return {
+    events: ms.length,
+    p50_ms: round(percentile(ms, 50)),
+    p99_ms: round(percentile(ms, 99)),
+    max_ms: round(ms.at(-1) ?? 0),
+    lost,
+    misdelivered,
+  };
+}
+
+/** Sends `n` events round-robin over the rig's issues, serially or all at once. */
+async function measure(rig: LoopRig, n: number, mode: "serial" | "burst"): Promise<ModeFigures> {
+  const planned = await Promise.all(Array.from({ length: n }, (_, i) => {
+    const issue = rig.issues[i % rig.issues.length];
+    const text = `${mode} ${issue} ${i}`;
+    return rig.prepare(issue, text).then((p) => ({ issue, text, p, sentAt: 0 }));
+  }));
+  const byText = new Map(planned.map((x) => [x.text, x]));
+  const arrived = new Map<string, InputLine>();
+  let misdelivered = 0;
+  const collect = async () => {
+    for (const input of await rig.newInputs()) {
+      const x = byText.get(input.line);
+      if (!x || arrived.has(x.text)) continue;
+      arrived.set(x.text, input);
+      if (input.session !== rig.sessionOf.get(x.issue)) misdelivered++;
+    }
+  };
+  const bound = 60_000;
+  const waitUntil = async (done: () => boolean) => {
+    const until = Date.now() + bound;
+    while (!done() && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 2));
+      await collect();
+    }
+  };
+  const check = (status: number) => {
+    if (status !== 202) throw new Error(`a delivery got ${status}:\n${rig.stderr()}`);
+  };
+  if (mode === "serial") {
+    for (const x of planned) {
+      const r = await rig.post(x.p);
+      check(r.status);
+      x.sentAt = r.sentAt;
+      await waitUntil(() => arrived.has(x.text));
+    }
+  } else {
+    await Promise.all(planned.map(async (x) => {
+      const r = await rig.post(x.p);
+      check(r.status);
+      x.sentAt = r.sentAt;
+    }));
+    await waitUntil(() => arrived.size >= planned.length);
+  }
+  const ms = planned.filter((x) => arrived.has(x.text)).map((x) =>
+    arrived.get(x.text)!.tsMs - x.sentAt
+  );
+  return figures(ms, planned.length - arrived.size, misdelivered);
+}
+
+/** Runs the bench. */
+export async function run(): Promise<Record<string, unknown>> {
+  const events = Deno.env.get("THE_LOOP_BENCH_QUICK") ? 40 : 200;
+  const rig = await startLoopRig({
+    sessions: SESSIONS,
+    routingYaml: Deno.env.get("THE_LOOP_BENCH_LOOP_ROUTING") ?? "",
+  });
+  try {
+    const serial = await measure(rig, events, "serial");
+    const burst = await measure(rig, events, "burst");
+    return {
+      sessions: SESSIONS,
+      runner: "tmux",
+      harness: "fake claude (tests/fake_harness)",
+      cores: navigator.hardwareConcurrency,
+      measured: "webhook POST sent → the fake harness read the comment's line from its pane",
+      serial,
+      burst,
+      target_burst_p99_ms: TARGET_BURST_P99_MS,
+      meets_target: burst.lost === 0 && burst.misdelivered === 0 &&
+        burst.p99_ms < TARGET_BURST_P99_MS,
+    };
+  } finally {
+    await rig.close();
+  }
+}
+
+if (import.meta.main) {
+  console.log(JSON.stringify(await run(), null, 2));
+}
