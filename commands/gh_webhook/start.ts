@@ -6,68 +6,21 @@
  *     gh-webhook: listening on http://127.0.0.1:8787/gh-webhook (pid 4242)
  *
  * On a stop signal it refuses new connections, gives requests and queued routing up to
- * {@linkcode DRAIN_MS} to finish, says what it handed back, removes the pidfile and exits 0.
+ * 5 s to finish, says what it handed back, removes the pidfile and exits 0.
  *
  * @module
  */
 import { type Command, Option } from "commander";
-import { isAbsolute, join } from "node:path";
-import type { LoadedConfig } from "../../config/mod.ts";
-import { ConfigReloader, DaemonLock, LockHeldError } from "../../daemon/mod.ts";
-import { messageOf, UsageError } from "../../errors.ts";
-import { EventLog } from "../../events/mod.ts";
-import { Receiver } from "../../webhook/mod.ts";
-import { loadCliConfig } from "../_config.ts";
-import { type CliContext, println } from "../context.ts";
-import { openRouting, type Routing } from "./_routing.ts";
+import type { CliContext } from "../context.ts";
 
-/** How long a stopping receiver waits for requests and routing in progress. */
-export const DRAIN_MS = 5_000;
-
-interface StartFlags {
+/** The flags of `gh-webhook start`. */
+export interface StartFlags {
   host?: string;
   port?: string;
   path?: string;
   pidfile?: string;
   secretEnv?: string;
   route?: boolean;
-}
-
-/** The receiver's settings: the config's, with the flags winning. */
-interface Settings {
-  host: string;
-  port: number;
-  path: string;
-  pidfile: string;
-  secretEnv: string;
-  route: boolean;
-}
-
-function settingsOf(flags: StartFlags, loaded: LoadedConfig, cwd: string): Settings {
-  const hook = loaded.config.webhooks.ghWebhook;
-  const port = flags.port === undefined ? hook.port : Number(flags.port);
-  if (!/^\d+$/.test(String(flags.port ?? port)) || port > 65535) {
-    throw new UsageError(`--port: must be an integer from 0 to 65535 (got "${flags.port}")`);
-  }
-  const path = flags.path ?? hook.path;
-  if (!path.startsWith("/")) throw new UsageError(`--path: must start with / (got "${path}")`);
-  const secretEnv = flags.secretEnv ?? hook.secretEnv;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(secretEnv)) {
-    throw new UsageError(
-      `--secret-env: must be the NAME of an environment variable, e.g. THE_LOOP_GH_WEBHOOK_SECRET`,
-    );
-  }
-  const pidfile = flags.pidfile
-    ? (isAbsolute(flags.pidfile) ? flags.pidfile : join(cwd, flags.pidfile))
-    : hook.pidfile;
-  return {
-    host: flags.host ?? hook.host,
-    port,
-    path,
-    pidfile,
-    secretEnv,
-    route: flags.route ?? hook.routing.enabled,
-  };
 }
 
 /** Adds `start` to the `gh-webhook` group. */
@@ -92,99 +45,5 @@ export function register(group: Command, ctx: CliContext): void {
       ),
     )
     .addOption(new Option("--no-route", "accept and log deliveries, route nothing"))
-    .action((flags: StartFlags) => run(flags, ctx));
-}
-
-function warn(ctx: CliContext, message: string): void {
-  ctx.warn(`the-loop: warning: ${message}\n`);
-}
-
-async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
-  const interrupted = ctx.interrupted(); // listening for the signals before anything is held
-  const loaded = await loadCliConfig(ctx);
-  const { config } = loaded;
-  const settings = settingsOf(flags, loaded, ctx.cwd);
-  const events = new EventLog({
-    path: config.eventLog.path,
-    source: "gh-webhook",
-    enabled: config.eventLog.enabled,
-  });
-  let lock: DaemonLock;
-  try {
-    lock = await DaemonLock.acquire(settings.pidfile);
-  } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
-    events.emit("webhook.blocked", { holder_pid: error.pid, pidfile: settings.pidfile });
-    throw new Error(
-      `gh-webhook is already running (${error.pid === null ? "pid unknown" : `pid ${error.pid}`}` +
-        ` holds ${settings.pidfile}); stop it with 'the-loop gh-webhook stop', or give this ` +
-        `one another --pidfile`,
-    );
-  }
-  const shutdown = new AbortController();
-  let routing: Routing | undefined;
-  let receiver: Receiver;
-  try {
-    if (settings.route) {
-      const reloader = new ConfigReloader({
-        loaded,
-        env: ctx.env,
-        cwd: ctx.cwd,
-        events,
-        warn: (m) => warn(ctx, m),
-      });
-      routing = await openRouting({
-        loaded,
-        cwd: ctx.cwd,
-        reloader,
-        env: ctx.env,
-        events,
-        warn: (m) => warn(ctx, m),
-        signal: shutdown.signal,
-      });
-    }
-    const secret = ctx.env(settings.secretEnv) || undefined;
-    if (!secret) {
-      warn(
-        ctx,
-        `no webhook secret in $${settings.secretEnv}: deliveries are accepted without a ` +
-          `signature check; set it to the secret configured on the GitHub webhook`,
-      );
-      events.emit("webhook.unverified", { secret_env: settings.secretEnv });
-    }
-    try {
-      receiver = await Receiver.start({
-        hostname: settings.host,
-        port: settings.port,
-        path: settings.path,
-        secret,
-        sink: routing?.sink,
-        events,
-      });
-    } catch (error) {
-      throw new Error(
-        `cannot listen on ${settings.host}:${settings.port} (${messageOf(error)}); ` +
-          `pick another --port (0 picks a free one) or --host`,
-      );
-    }
-  } catch (error) {
-    await routing?.close().catch(() => {});
-    await lock.release();
-    throw error;
-  }
-  if (!settings.route) warn(ctx, "--no-route: deliveries are accepted and logged, not routed");
-  println(ctx, `gh-webhook: listening on ${receiver.url} (pid ${Deno.pid})`);
-  await interrupted;
-  const report = await receiver.stop({ graceMs: DRAIN_MS });
-  shutdown.abort();
-  await routing?.close().catch(() => {});
-  await lock.release();
-  if (report.handedBack.length > 0) {
-    warn(
-      ctx,
-      `${report.handedBack.length} accepted deliveries were not routed before the deadline; ` +
-        `redeliver them from the webhook's Recent Deliveries: ${report.handedBack.join(", ")}`,
-    );
-  }
-  println(ctx, "gh-webhook: stopped");
+    .action(async (flags: StartFlags) => (await import("./_start.ts")).run(flags, ctx));
 }

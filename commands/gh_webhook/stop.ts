@@ -7,7 +7,6 @@
  */
 import type { Command } from "commander";
 import { isAbsolute, join } from "node:path";
-import { describeStop, stopDaemon } from "../../daemon/mod.ts";
 import { UsageError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../context.ts";
@@ -31,6 +30,7 @@ export function register(group: Command, ctx: CliContext): void {
       const pidfile = flags.pidfile
         ? (isAbsolute(flags.pidfile) ? flags.pidfile : join(ctx.cwd, flags.pidfile))
         : (await loadCliConfig(ctx)).config.webhooks.ghWebhook.pidfile;
+      const { describeStop, stopDaemon } = await import("../../daemon/mod.ts");
       const result = await stopDaemon(pidfile, { timeoutMs: seconds * 1000 });
       const message = describeStop("gh-webhook", pidfile, result);
       if (result.outcome !== "stopped") throw new Error(message);

@@ -6,8 +6,6 @@
  * @module
  */
 import type { Command } from "commander";
-import { lockHolder } from "../../daemon/mod.ts";
-import { readStatus, statusPath } from "../../poll/mod.ts";
 import { loadCliConfig } from "../_config.ts";
 import type { CliContext } from "../context.ts";
 import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
@@ -29,6 +27,8 @@ export function register(group: Command, ctx: CliContext): void {
     jsonOnFailure(ctx, { json: flags.format === "json", command: "poll status" }, async (ctx) => {
       const loaded = await loadCliConfig(ctx);
       const { config } = loaded;
+      const { lockHolder } = await import("../../daemon/mod.ts");
+      const { readStatus, statusPath } = await import("../../poll/mod.ts");
       const pidfile = pidfileOf(config, flags.pidfile, ctx.cwd);
       const holder = await lockHolder(pidfile);
       const status = await readStatus(config.state.root);

@@ -6,7 +6,6 @@
  * @module
  */
 import type { Command } from "commander";
-import { describeStop, stopDaemon } from "../../daemon/mod.ts";
 import { UsageError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../context.ts";
@@ -31,6 +30,7 @@ export function register(group: Command, ctx: CliContext): void {
       const pidfile = flags.pidfile
         ? pathFlag(flags.pidfile, "", ctx.cwd)
         : (await loadCliConfig(ctx)).config.polling.pidfile;
+      const { describeStop, stopDaemon } = await import("../../daemon/mod.ts");
       const result = await stopDaemon(pidfile, { timeoutMs: seconds * 1000 });
       const message = describeStop("the poller", pidfile, result);
       if (result.outcome !== "stopped") throw new Error(message);

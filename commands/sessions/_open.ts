@@ -6,7 +6,7 @@
  * @module
  */
 import type { LoadedConfig } from "../../config/mod.ts";
-import { SessionStore } from "../../dispatch/mod.ts";
+import type { SessionStore } from "../../dispatch/mod.ts";
 import { UsageError } from "../../errors.ts";
 import { EventLog } from "../../events/mod.ts";
 import { ControlStore } from "../../state/control.ts";
@@ -48,6 +48,8 @@ export async function openSessions(
   });
   const dir = config.webhooks.ghWebhook.routing.registryDir;
   const registry = new RegistryDir(dir, { warn: (m) => ctx.warn(`warning: ${m}\n`) });
+  // the dispatch package is imported here, when a sessions command runs, not at every CLI start
+  const { SessionStore } = await import("../../dispatch/mod.ts");
   const store = new SessionStore({ registry, events });
   return { loaded, events, store, control: new ControlStore(dir) };
 }

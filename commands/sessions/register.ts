@@ -8,7 +8,6 @@
  */
 import { isAbsolute, join } from "node:path";
 import { type Command, Option } from "commander";
-import { SessionExistsError } from "../../dispatch/mod.ts";
 import { UsageError } from "../../errors.ts";
 import { type CliContext, println } from "../context.ts";
 import { openSessions, refArg } from "./_open.ts";
@@ -58,6 +57,7 @@ export function register(group: Command, ctx: CliContext): void {
         println(ctx, `registered ${item.ref} -> ${record.harness}:${record.harnessSessionId}`);
       } catch (error) {
         // the command line asked for what the registry refuses: fix it with --force (exit 2)
+        const { SessionExistsError } = await import("../../dispatch/mod.ts");
         if (error instanceof SessionExistsError) throw new UsageError(error.message);
         throw error;
       }

@@ -16,14 +16,11 @@
  * @module
  */
 import type { Command } from "commander";
-import { admitControl, harnessEnder, SessionControl } from "../../dispatch/mod.ts";
 import { UsageError } from "../../errors.ts";
-import * as engine from "../../lifecycle/mod.ts";
 import type { ControlCommand } from "../../state/control.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
 import { type CliContext, println } from "../context.ts";
-import { announce } from "./_announce.ts";
 import { openSessions, refArg } from "./_open.ts";
 
 interface VerbFlags {
@@ -67,6 +64,10 @@ async function run(
   const item = refArg(ref);
   const actor = actorOf(flags, ctx);
   const { loaded, events, store, control } = await openSessions(ctx, "cli");
+  // imported when a verb runs, not at every CLI start
+  const { admitControl, harnessEnder, SessionControl } = await import("../../dispatch/mod.ts");
+  const engine = await import("../../lifecycle/mod.ts");
+  const { announce } = await import("./_announce.ts");
   const origin = { source: "cli" as const, actor, note: `issued from the-loop CLI by ${actor}` };
   // the hooks are loaded only when some are declared (no `hooks.loaded` line for every verb)
   if (loaded.config.hooks.length > 0) {
