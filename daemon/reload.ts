@@ -3,7 +3,7 @@
  * {@linkcode ConfigReloader.check} for the config. It looks at the file's `stat` first (see
  * `state/stat_gate.ts`), re-reads it only when that may have changed, and rebuilds only when the
  * content changed (by hash): an unchanged file costs one `stat` and never a rebuild. Concurrent
- * callers share one check. A good edit is
+ * callers share one check. An empty file is taken for an edit in progress and ignored. A good edit is
  * taken (`config.reloaded`, naming the sections that changed); a broken one keeps the previous
  * config and says why once per broken content (`config.reload_failed`), not on every cycle.
  *
@@ -92,6 +92,10 @@ export class ConfigReloader {
         `cannot read ${this.path} (${messageOf(error)})`,
       ]);
     }
+    // An editor that writes in place truncates first: an empty file is a write in progress, not
+    // "every default" (which would, for a moment, route under a policy nobody wrote). The
+    // previous config stays until the file has content again; write `{}` for all defaults.
+    if (text.trim() === "" && this.#hash !== undefined) return this.#config;
     const hash = await hashOf(text);
     if (this.#hash === undefined) {
       // the first look only learns the hash of what the daemon started with

@@ -85,3 +85,13 @@ Deno.test("a token in a broken edit is masked in the event", async () => {
   assert.equal(events.records[0].event, "config.reload_failed");
   assert.ok(!JSON.stringify(events.records).includes(token));
 });
+
+Deno.test("an empty file (an editor's truncate before its write) is not taken for all defaults", async () => {
+  const { path, reloader, events } = await setup("polling:\n  intervalSeconds: 30\n");
+  await reloader.check();
+  Deno.writeTextFileSync(path, "");
+  assert.equal((await reloader.check()).polling.intervalSeconds, 30);
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 12\n");
+  assert.equal((await reloader.check()).polling.intervalSeconds, 12);
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reloaded"]);
+});

@@ -1,8 +1,8 @@
 /**
- * The interim dispatcher: until the real one (sessions, harnesses, tmux; issue #10) exists, the
+ * The watch-only dispatcher (`routing.dispatcher: journal`): instead of driving sessions, the
  * daemons hand every routed value to a {@linkcode JournalDispatcher}, which appends one JSON line
  * per value to a journal file and records control commands, so a start typed in a comment is
- * durable and the poller sees the item armed.
+ * durable and the poller sees the item armed. Nothing is spawned or posted.
  *
  * The journal is a log, and logs are read, shipped and pasted into bug reports: it never holds a
  * comment's body (which may carry anything a stranger typed, or a secret pasted by mistake), only

@@ -1,6 +1,6 @@
 /**
  * What `gh-webhook start` routes through: the shared ingress stack (`openIngress`: router,
- * registry, GitHub, the interim journal dispatcher), with the config hot-reloaded before each
+ * registry, GitHub, the dispatcher), with the config hot-reloaded before each
  * event (the reloader looks at the file's stat and re-reads it only when it may have changed).
  *
  * @module
