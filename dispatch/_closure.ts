@@ -12,7 +12,7 @@
 import { messageOf } from "../errors.ts";
 import type { Handled, Turn } from "./_deps.ts";
 import { askComplete } from "./_call_sites.ts";
-import { hostedOf } from "./_deliver.ts";
+import { hostedOf } from "./sessions/mod.ts";
 import { closureText, postNote } from "./_notes.ts";
 
 const WHY = {

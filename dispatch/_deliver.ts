@@ -6,25 +6,11 @@
  * @module
  */
 import type { SessionRecord } from "../state/registry.ts";
-import { parseWorkItem, slugOf } from "../state/work_item.ts";
-import type { HarnessName, HostedSession } from "./seams.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Handled, Turn } from "./_deps.ts";
 import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
-
-/** What the runner needs to know of a registered session. */
-export function hostedOf(record: SessionRecord): HostedSession {
-  const item = parseWorkItem(record.workItem.ref)!;
-  return {
-    ref: item.ref,
-    slug: slugOf(item),
-    harness: record.harness as HarnessName,
-    harnessSessionId: record.harnessSessionId,
-    cwd: record.cwd,
-    tmuxTarget: record.tmuxTarget,
-  };
-}
+import { hostedOf } from "./sessions/mod.ts";
 
 /** Delivers `event` (text maybe rewritten) into `live`. */
 export async function deliver(

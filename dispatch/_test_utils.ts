@@ -11,14 +11,13 @@ import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
 import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
 import { ControlStore } from "../state/control.ts";
 import { RegistryDir } from "../state/registry.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import { parseWorkItem, slugOf } from "../state/work_item.ts";
+import { parseWorkItem } from "../state/work_item.ts";
 import { adapterFor } from "./harness/mod.ts";
 import type { DispatchGitHub, DispatchHooks, DispatchRunner } from "./dispatcher.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
 import { defaultTemplates, type PromptTemplates } from "./prompts.ts";
 import type { HostedSession, SpawnResult } from "./seams.ts";
-import { SessionControl, SessionStore } from "./sessions/mod.ts";
+import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 
 /** A promise to settle by hand. */
@@ -235,7 +234,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
   const control = new SessionControl({
     sessions,
     control: controlStore,
-    endHarness: (s) => runner.close({ ...hostedOfRecord(s) }),
+    endHarness: (s) => runner.close(hostedOf(s)),
     events,
   });
   let n = 0;
@@ -266,17 +265,6 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     routing,
     dir,
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
-  };
-}
-
-function hostedOfRecord(s: SessionRecord): HostedSession {
-  return {
-    ref: s.workItem.ref,
-    slug: slugOf(parseWorkItem(s.workItem.ref)!),
-    harness: s.harness as HostedSession["harness"],
-    harnessSessionId: s.harnessSessionId,
-    cwd: s.cwd,
-    tmuxTarget: s.tmuxTarget,
   };
 }
 

@@ -189,6 +189,14 @@ Deno.test("world changes delivered as webhooks are routed once; abuse leaves it 
     gh.world.addComment(REPO, issue.number, "from bob, before", "bob");
     const [bobBefore] = await gh.deliver(r.url, { secret: SECRET });
     assert.equal(bobBefore.status, 202);
+    // routing runs after the 202: wait until bob's comment was decided before editing the config
+    await waitFor(
+      async () =>
+        (await jsonl(p.events)).some((e) =>
+          e.event === "routing.dropped" && e.delivery_id === bobBefore.deliveryId
+        ),
+      "bob's first comment dropped",
+    );
 
     // the config now allows bob: the next event is routed under it
     await Deno.writeTextFile(p.config, config(gh.url, ["alice", "bob"]));

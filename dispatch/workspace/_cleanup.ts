@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { exists } from "./_fs.ts";
+import { exists } from "../../state/files.ts";
 import type { Ops } from "./_ops.ts";
 
 /** What a cleanup did. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { exists } from "./_fs.ts";
+import { exists } from "../../state/files.ts";
 import type { Ops } from "./_ops.ts";
 import { issueBranch, pullBranch, pullRef } from "./layout.ts";
 
