@@ -110,12 +110,16 @@ export class RegistryDir implements SessionLookup {
   }
 
   /**
-   * The record of `ref` whatever its status (closed too), read from its file afresh (no listing
-   * cache: for read-modify-write under a lock); `undefined` when there is none or it is unreadable.
+   * The record of `ref` whatever its status (closed too), read from its file afresh (for
+   * read-modify-write under a lock); `undefined` when there is none or it is unreadable. Whether
+   * the file exists is taken from the folder's listing, re-read whenever the folder may have
+   * changed (a write is a rename into it).
    */
   async get(ref: string): Promise<SessionRecord | undefined> {
     const item = parseWorkItem(ref);
     if (!item) return undefined;
+    // a file that is not in the (fresh enough) listing is not there: no read, no NotFound
+    if (!this.#listing().has(`${slugOf(item)}.json`)) return undefined;
     const record = await this.#read(this.pathOf(item));
     return record && record.workItem.ref === item.ref ? record : undefined;
   }

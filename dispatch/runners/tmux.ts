@@ -58,6 +58,8 @@ export interface TmuxRunnerOptions {
  */
 const MAX_BOOT_BYTES = 12 * 1024;
 const POLL_MS = 100;
+/** How long an `alive()` answer stands for the `deliver()` right after it. */
+const ALIVE_FRESH_MS = 250;
 const ENC = new TextEncoder();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -71,6 +73,8 @@ export class TmuxRunner implements HarnessRunner {
   readonly kind = "tmux" as const;
   readonly #o: TmuxRunnerOptions;
   readonly #cli: TmuxCli;
+  /** When `alive()` last saw each session's harness running (for the delivery that follows). */
+  readonly #aliveAt = new Map<string, number>();
 
   constructor(opts: TmuxRunnerOptions) {
     this.#o = opts;
@@ -100,7 +104,12 @@ export class TmuxRunner implements HarnessRunner {
   /** Pastes the prompt into the pane and presses Enter; a dead pane is respawned first. */
   async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
     const name = tmuxSessionName(s.slug);
-    if ((await this.#state(name, opts.signal)) !== "alive") {
+    // `alive()` just said so (the dispatcher asks it before every delivery, to run the spawn hook
+    // before a respawn): a second tmux process to ask again would double a burst's cost
+    const fresh = this.#aliveAt.get(name);
+    this.#aliveAt.delete(name);
+    const known = fresh !== undefined && performance.now() - fresh < ALIVE_FRESH_MS;
+    if (!known && (await this.#state(name, opts.signal)) !== "alive") {
       const resume = this.#o.tmux.resumeOnRespawn;
       const booted = await this.#boot(s, prompt, { resume, signal: opts.signal });
       this.#o.onRespawned?.(s, booted);
@@ -111,7 +120,11 @@ export class TmuxRunner implements HarnessRunner {
 
   /** Whether the pane's process is running. */
   async alive(s: HostedSession): Promise<boolean> {
-    return (await this.#state(tmuxSessionName(s.slug))) === "alive";
+    const name = tmuxSessionName(s.slug);
+    const alive = (await this.#state(name)) === "alive";
+    if (alive) this.#aliveAt.set(name, performance.now());
+    else this.#aliveAt.delete(name);
+    return alive;
   }
 
   /** Ends the harness (per `killHarnessOnClose`), then kills the session unless it is kept. */
