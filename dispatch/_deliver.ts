@@ -10,6 +10,7 @@ import type { RoutedEvent } from "./types.ts";
 import type { Handled, Turn } from "./_deps.ts";
 import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
+import { messageOf } from "../errors.ts";
 import { hostedOf } from "./sessions/mod.ts";
 
 /** Delivers `event` (text maybe rewritten) into `live`. */
@@ -42,7 +43,7 @@ export async function deliver(
     await sessions.touch(turn.ref, event.deliveryId);
   } catch (err) {
     // delivered all the same; a redelivery may repeat it, which is the lesser harm
-    turn.emit("dispatch.registry_failed", { error: String(err) }, "warning");
+    turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
   }
   turn.emit("dispatch.delivered", {
     kind: event.kind,

@@ -116,13 +116,16 @@ export class Turn {
     const deadline = new AbortController();
     const signal = this.signal ? AbortSignal.any([deadline.signal, this.signal]) : deadline.signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort = () => {};
     const stop = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const err = new DispatchTimeout(what, seconds);
         deadline.abort(err);
         reject(err);
       }, seconds * 1000);
-      this.signal?.addEventListener("abort", () => reject(this.signal!.reason), { once: true });
+      onAbort = () => reject(this.signal!.reason);
+      // the daemon's signal lives as long as the daemon: the listener goes with the call
+      this.signal?.addEventListener("abort", onAbort, { once: true });
     });
     stop.catch(() => {});
     const call = fn(signal);
@@ -131,6 +134,7 @@ export class Turn {
       return await Promise.race([call, stop]);
     } finally {
       clearTimeout(timer);
+      this.signal?.removeEventListener("abort", onAbort);
     }
   }
 }

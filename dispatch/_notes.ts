@@ -9,7 +9,7 @@
  */
 import { messageOf } from "../errors.ts";
 import type { SessionRecord } from "../state/registry.ts";
-import { parseWorkItem, slugOf } from "../state/work_item.ts";
+import { parseWorkItem, repoOf, slugOf } from "../state/work_item.ts";
 import type { DispatchRunner } from "./dispatcher.ts";
 import type { Handled, Turn } from "./_deps.ts";
 
@@ -21,7 +21,7 @@ export async function postNote(
 ): Promise<string | undefined> {
   const item = turn.event.workItem;
   try {
-    const c = await turn.deps.github.createComment(`${item.owner}/${item.repo}`, item.number, body);
+    const c = await turn.deps.github.createComment(repoOf(item), item.number, body);
     return c.html_url ?? "";
   } catch (err) {
     turn.emit("dispatch.comment_failed", { purpose, error: messageOf(err) }, "warning");
@@ -79,7 +79,7 @@ export async function announce(turn: Turn, record: SessionRecord): Promise<void>
   const item = turn.event.workItem;
   try {
     const c = await turn.deps.github.createComment(
-      `${item.owner}/${item.repo}`,
+      repoOf(item),
       item.number,
       announcementText(record, turn.deps.runner),
     );

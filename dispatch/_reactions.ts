@@ -9,6 +9,7 @@
  */
 import { messageOf } from "../errors.ts";
 import type { ReactionTarget } from "../github/mod.ts";
+import { repoOf } from "../state/work_item.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Turn } from "./_deps.ts";
 
@@ -18,7 +19,7 @@ export function subjectRepo(event: RoutedEvent): string {
   const name = repository?.full_name;
   return typeof name === "string" && name.includes("/")
     ? name
-    : `${event.workItem.owner}/${event.workItem.repo}`;
+    : repoOf(event.workItem);
 }
 
 /** Where a reaction to `event` goes; `undefined` when it has no reactable subject. */

@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { slugOf } from "../state/work_item.ts";
+import { repoOf, slugOf } from "../state/work_item.ts";
 import { type PromptValues, renderPrompt } from "./prompts.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Turn } from "./_deps.ts";
+import { tmuxSessionName } from "./runners/mod.ts";
 import { payloadExcerpt } from "./_excerpt.ts";
 
 /** How the session talks to people, by how it is hosted. */
@@ -18,7 +19,7 @@ function interactionDirective(turn: Turn): string {
   const runner = turn.deps.runner;
   if (runner.kind === "tmux") {
     const slug = slugOf(turn.event.workItem);
-    const attach = runner.attachCommand?.(slug) ?? `tmux attach -t loop-${slug}`;
+    const attach = runner.attachCommand?.(slug) ?? `tmux attach -t ${tmuxSessionName(slug)}`;
     return `This session runs in tmux (\`${attach}\`), where a person may be watching. ${ask}`;
   }
   return "This session runs headless: each event is one turn. " +
@@ -32,7 +33,7 @@ export function promptValues(turn: Turn, event: RoutedEvent): PromptValues {
     work_item: item.ref,
     event: event.ghEvent,
     action: event.action,
-    repository: `${item.owner}/${item.repo}`,
+    repository: repoOf(item),
     delivery_id: event.deliveryId,
     payload_excerpt: payloadExcerpt(event),
     interaction_directive: interactionDirective(turn),

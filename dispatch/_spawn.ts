@@ -16,11 +16,7 @@ import type { Handled, Turn } from "./_deps.ts";
 import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
 import { announce, explainRefusal } from "./_notes.ts";
 import { spawnPrompt } from "./_render.ts";
-
-/** `loop-<slug>` as tmux names it (`.` and `:` become `_`). */
-function tmuxName(slug: string): string {
-  return `loop-${slug}`.replace(/[.:]/g, "_");
-}
+import { tmuxSessionName } from "./runners/mod.ts";
 
 /** The work item's browser URL: the payload's when the event is its own, else built. */
 function itemUrl(event: RoutedEvent): string {
@@ -107,7 +103,7 @@ export async function spawnFor(
     harness,
     harnessSessionId: adapter.preassignsId ? deps.uuid() : "",
     cwd,
-    tmuxTarget: deps.runner.kind === "tmux" ? tmuxName(slug) : "",
+    tmuxTarget: deps.runner.kind === "tmux" ? tmuxSessionName(slug) : "",
   };
   let result;
   try {

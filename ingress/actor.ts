@@ -42,6 +42,11 @@ export function isLifecycleClose(ghEvent: string, action: string): boolean {
   return (ghEvent === "issues" || ghEvent === "pull_request") && action === "closed";
 }
 
+/** A login as the allowlist compares it: no leading `@`, trimmed, lower case. */
+export function normalizeLogin(login: string): string {
+  return login.replace(/^@/, "").trim().toLowerCase();
+}
+
 /**
  * Whether the event may be acted on: CI events always; human events only when the actor is named
  * and in `authorizedUsers` (case-insensitive; a leading `@` in the list is ignored).
@@ -54,5 +59,5 @@ export function isAuthorized(
   if (CI_EVENTS.has(ghEvent)) return true;
   if (!actor) return false;
   const who = actor.toLowerCase();
-  return authorizedUsers.some((u) => u.replace(/^@/, "").trim().toLowerCase() === who);
+  return authorizedUsers.some((u) => normalizeLogin(u) === who);
 }

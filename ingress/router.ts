@@ -22,6 +22,7 @@ import { branchOnly, type Candidate, extractWorkItems, locate, prRef } from "./e
 import { isLabeled } from "./labeled.ts";
 import { eventFilter } from "./policy.ts";
 import { closeStateOf, kindOf, subjectOf, textOf } from "./shape.ts";
+import { messageOf } from "../errors.ts";
 import type {
   DropReason,
   IngressEvent,
@@ -174,7 +175,7 @@ export class Router implements RouteSink {
         this.#events.emit("routing.linkage_unavailable", {
           work_item: prRef(where)?.ref ?? null,
           ...this.#base(ctx),
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         });
       }
     }
@@ -225,7 +226,7 @@ export class Router implements RouteSink {
     try {
       return await this.#dispatcher.dispatch(event, { signal });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       return { status: "failed", reason, retry: true };
     }
   }

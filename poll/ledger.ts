@@ -13,6 +13,7 @@
  * @module
  */
 import { writeFileAtomic } from "../state/atomic.ts";
+import { messageOf } from "../errors.ts";
 import type { IssueRef } from "../github/mod.ts";
 
 /** The ledger's format version. */
@@ -119,7 +120,7 @@ export class Ledger {
       if (error instanceof Deno.errors.NotFound) {
         return new Ledger(path, { version: LEDGER_VERSION, items: {} }, opts.readOnly ?? false);
       }
-      throw new LedgerError(`cannot read the poll ledger ${path}: ${(error as Error).message}`);
+      throw new LedgerError(`cannot read the poll ledger ${path}: ${messageOf(error)}`);
     }
     let data: unknown;
     try {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { CliConfig } from "../config/mod.ts";
+import { normalizeLogin } from "../ingress/mod.ts";
 
 /** One source, its label resolved. */
 export interface SourceSettings {
@@ -53,7 +54,8 @@ export function settingsFromConfig(config: CliConfig): PollSettings {
     })),
     intervalSeconds: config.polling.intervalSeconds,
     maxRetries: Math.max(1, config.polling.maxRetries ?? 3),
-    authorizedUsers: routing.authorizedUsers.map((u) => u.toLowerCase()),
+    // compared as the router compares them (one rule for both: `@alice` is alice)
+    authorizedUsers: routing.authorizedUsers.map(normalizeLogin),
     requireStartCommand: routing.control.enabled && routing.control.requireStartCommand,
     apiHost: apiHostOf(config.github.apiUrl),
   };

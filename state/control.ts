@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { StatGate } from "./stat_gate.ts";
+import { DirListing } from "./stat_gate.ts";
 import { parseWorkItem, slugOf } from "./work_item.ts";
 
 /** An execution-control command. */
@@ -32,29 +32,12 @@ const COMMANDS = new Set(["start", "stop", "pause", "resume"]);
 export class ControlStore {
   readonly dir: string;
 
-  readonly #gate: StatGate;
-  #names = new Set<string>();
+  readonly #listing: DirListing;
 
   /** The records of the registry in `registryDir` (`routing.registryDir`): its `control/` folder. */
   constructor(registryDir: string) {
     this.dir = join(registryDir, "control");
-    this.#gate = new StatGate(this.dir);
-  }
-
-  /**
-   * Whether a file may be there: the folder's listing, re-read whenever the folder may have
-   * changed (every write is a rename into it). Asked on every event, mostly about items with no
-   * record, so most questions end here without a read.
-   */
-  #listed(path: string): boolean {
-    if (this.#gate.due()) {
-      const names = new Set<string>();
-      try {
-        for (const entry of Deno.readDirSync(this.dir)) names.add(entry.name);
-      } catch { /* no folder: no records */ }
-      this.#names = names;
-    }
-    return this.#names.has(path.slice(this.dir.length + 1));
+    this.#listing = new DirListing(this.dir);
   }
 
   #path(ref: string): string {
@@ -69,7 +52,8 @@ export class ControlStore {
   async get(ref: string): Promise<ControlRecord | undefined> {
     try {
       const path = this.#path(ref);
-      if (!this.#listed(path)) return undefined;
+      // asked on every event, mostly about items with no record: answered from the listing
+      if (!this.#listing.has(basename(path))) return undefined;
       const value = JSON.parse(Deno.readTextFileSync(path));
       return value && value.ref === ref && COMMANDS.has(value.command) ? value : undefined;
     } catch {
@@ -79,7 +63,6 @@ export class ControlStore {
 
   /** Records a command (replacing the previous one). */
   async record(record: ControlRecord): Promise<void> {
-    await Deno.mkdir(this.dir, { recursive: true });
     await writeFileAtomic(this.#path(record.ref), JSON.stringify(record, null, 2) + "\n");
   }
 

@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { StatGate } from "./stat_gate.ts";
+import { DirListing } from "./stat_gate.ts";
 import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
 
 /** A session's status: `active` and `paused` are live (they own their work item). */
@@ -69,25 +69,12 @@ export class RegistryDir implements SessionLookup {
   readonly dir: string;
   readonly #warn: (message: string) => void;
   readonly #warned = new Set<string>();
-  readonly #gate: StatGate;
-  #names: Set<string> = new Set();
+  readonly #listing: DirListing;
 
   constructor(dir: string, opts: { warn?: (message: string) => void } = {}) {
     this.dir = dir;
     this.#warn = opts.warn ?? (() => {});
-    this.#gate = new StatGate(dir);
-  }
-
-  /** The names in the folder, re-listed when it may have changed. */
-  #listing(): Set<string> {
-    if (!this.#gate.due()) return this.#names;
-    const names = new Set<string>();
-    try {
-      for (const entry of Deno.readDirSync(this.dir)) names.add(entry.name);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-    return this.#names = names;
+    this.#listing = new DirListing(dir);
   }
 
   /** The file a ref's session lives in. */
@@ -96,13 +83,8 @@ export class RegistryDir implements SessionLookup {
   }
 
   async live(ref: string): Promise<SessionRecord | undefined> {
-    const item = parseWorkItem(ref);
-    if (!item) return undefined;
-    if (!this.#listing().has(`${slugOf(item)}.json`)) return undefined;
-    const record = await this.#read(this.pathOf(item));
-    return record && record.workItem.ref === item.ref && record.status !== "closed"
-      ? record
-      : undefined;
+    const record = await this.get(ref);
+    return record?.status !== "closed" ? record : undefined;
   }
 
   async listLive(): Promise<SessionRecord[]> {
@@ -119,7 +101,7 @@ export class RegistryDir implements SessionLookup {
     const item = parseWorkItem(ref);
     if (!item) return undefined;
     // a file that is not in the (fresh enough) listing is not there: no read, no NotFound
-    if (!this.#listing().has(`${slugOf(item)}.json`)) return undefined;
+    if (!this.#listing.has(`${slugOf(item)}.json`)) return undefined;
     const record = await this.#read(this.pathOf(item));
     return record && record.workItem.ref === item.ref ? record : undefined;
   }
@@ -146,7 +128,6 @@ export class RegistryDir implements SessionLookup {
   async write(record: SessionRecord): Promise<void> {
     const item = parseWorkItem(record.workItem.ref);
     if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
-    await Deno.mkdir(this.dir, { recursive: true });
     await writeFileAtomic(this.pathOf(item), JSON.stringify(record, null, 2) + "\n");
   }
 

@@ -46,3 +46,33 @@ export class StatGate {
     return true;
   }
 }
+
+/**
+ * A folder's entry names, listed again only when its {@linkcode StatGate} says the folder may have
+ * changed (every atomic write is a rename into it, which changes it). Lets "is there a file for
+ * this?" — asked on every event, mostly about items that have none — end without a read.
+ */
+export class DirListing {
+  readonly dir: string;
+  readonly #gate: StatGate;
+  #names = new Set<string>();
+
+  constructor(dir: string) {
+    this.dir = dir;
+    this.#gate = new StatGate(dir);
+  }
+
+  /** Whether the folder holds an entry named `name` (a missing folder holds none). */
+  has(name: string): boolean {
+    if (this.#gate.due()) {
+      const names = new Set<string>();
+      try {
+        for (const entry of Deno.readDirSync(this.dir)) names.add(entry.name);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+      this.#names = names;
+    }
+    return this.#names.has(name);
+  }
+}

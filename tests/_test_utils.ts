@@ -323,3 +323,34 @@ export async function withHooks(
 export function ran(sink: MemorySink): [unknown, unknown, unknown][] {
   return sink.ofType("hooks.ran").map((r) => [r.hook, r.disposition, r.changed]);
 }
+
+/**
+ * The SIGKILL trial's loop: starts `poll start --once` in `cwd` again and again, kills each with
+ * SIGKILL after a random delay (at most `maxDelayMs`, or less while kills lag behind attempts),
+ * until `trials` kills landed on a running poller (a run may finish before its kill). Returns
+ * how many landed.
+ */
+export async function pollKillTrials(
+  o: { cwd: string; env: Record<string, string>; trials: number; maxDelayMs: number },
+): Promise<number> {
+  let kills = 0;
+  for (let attempt = 0; kills < o.trials && attempt < o.trials * 10; attempt++) {
+    const child = spawnCli(["poll", "start", "--once"], { cwd: o.cwd, env: o.env });
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    while (!out.includes("poll: started")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+    const delay = kills < attempt / 2 ? Math.min(60, o.maxDelayMs) : o.maxDelayMs;
+    await new Promise((r) => setTimeout(r, Math.random() * delay));
+    try {
+      child.kill("SIGKILL");
+    } catch { /* it finished its cycle first */ }
+    if ((await child.status).signal === "SIGKILL") kills++;
+    await reader.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+  }
+  return kills;
+}

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathWithFakes, readHarnessLog } from "./fake_harness/mod.ts";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, pollKillTrials, tree } from "./_test_utils.ts";
 
 const TOKEN = "t0k-crash-sessions";
 const LABEL = "the-loop: auto-execute";
@@ -53,24 +53,7 @@ Deno.test("SIGKILL at random moments, real sessions: every comment reaches the a
       posted.push(word);
       gh.world.addComment(REPO, issue, `please look at ${word}`, "alice");
     }, 100);
-    let kills = 0;
-    for (let attempt = 0; kills < TRIALS && attempt < TRIALS * 10; attempt++) {
-      const child = spawnCli(["poll", "start", "--once"], { cwd: dir, env });
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let out = "";
-      while (!out.includes("poll: started")) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        out += value;
-      }
-      await new Promise((r) => setTimeout(r, Math.random() * 400));
-      try {
-        child.kill("SIGKILL");
-      } catch { /* it finished its cycle first */ }
-      if ((await child.status).signal === "SIGKILL") kills++;
-      await reader.cancel().catch(() => {});
-      await child.stderr.cancel().catch(() => {});
-    }
+    const kills = await pollKillTrials({ cwd: dir, env, trials: TRIALS, maxDelayMs: 400 });
     clearInterval(timer);
     timer = undefined;
     for (let i = 0; i < 3; i++) {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJournal } from "../dispatch/mod.ts";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, pollKillTrials, tree } from "./_test_utils.ts";
 
 const TOKEN = "t0k-crash";
 const LABEL = "the-loop: auto-execute";
@@ -48,26 +48,7 @@ Deno.test("SIGKILL at random moments loses no comment and repeats only the deliv
       const number = issues[n % issues.length];
       posted.push(gh.world.addComment(REPO, number, `comment ${n++}`, "alice").node_id);
     }, 15);
-    let kills = 0;
-    // a run may finish its cycle before its kill lands: go on until enough kills did
-    for (let attempt = 0; kills < TRIALS && attempt < TRIALS * 10; attempt++) {
-      const child = spawnCli(["poll", "start", "--once"], { cwd: dir, env: ENV });
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let out = "";
-      while (!out.includes("poll: started")) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        out += value;
-      }
-      // a cycle here is short (the journal dispatcher answers at once): kill within its span
-      await new Promise((r) => setTimeout(r, Math.random() * (kills < attempt / 2 ? 60 : 200)));
-      try {
-        child.kill("SIGKILL");
-      } catch { /* it finished its cycle first */ }
-      if ((await child.status).signal === "SIGKILL") kills++;
-      await reader.cancel().catch(() => {});
-      await child.stderr.cancel().catch(() => {});
-    }
+    const kills = await pollKillTrials({ cwd: dir, env: ENV, trials: TRIALS, maxDelayMs: 200 });
     clearInterval(timer);
     timer = undefined;
     for (let i = 0; i < 2; i++) {

@@ -19,6 +19,7 @@
 import type { EventSink, Level } from "../events/mod.ts";
 import type { IngressEvent } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES, readCapped } from "./body.ts";
+import { messageOf } from "../errors.ts";
 import type { SignatureVerifier } from "./signature.ts";
 
 /** What becomes of an accepted delivery: `false` when it could not be queued (503). */
@@ -162,7 +163,7 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     } catch (error) {
       try {
         return reject(req, "internal-error", 500, {
-          error: String((error as Error)?.message ?? error),
+          error: messageOf(error),
         });
       } catch {
         return reply(500);

@@ -117,11 +117,6 @@ export class Receiver {
     return `http://${host}:${port}${this.#path}`;
   }
 
-  /** Deliveries waiting for, and in, routing. */
-  get pending(): number {
-    return this.#queue.waiting + this.#queue.running;
-  }
-
   /**
    * Stops: refuses new connections, lets requests in progress and queued routing finish for up
    * to `graceMs` (shared), hands back what did not, and emits `webhook.stopped`.

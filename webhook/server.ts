@@ -40,11 +40,6 @@ export class WebhookServer {
     return this.#server.addr;
   }
 
-  /** Resolves when the server has stopped. */
-  get finished(): Promise<void> {
-    return this.#server.finished;
-  }
-
   /**
    * Stops accepting and waits up to `graceMs` for requests in progress; resolves `true` when
    * they all finished, `false` when some were still running at the deadline.

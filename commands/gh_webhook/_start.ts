@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
 import type { LoadedConfig } from "../../config/mod.ts";
-import { ConfigReloader, DaemonLock, LockHeldError } from "../../daemon/mod.ts";
+import { ConfigReloader } from "../../daemon/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
 import { EventLog } from "../../events/mod.ts";
 import { Receiver } from "../../webhook/mod.ts";
 import { loadCliConfig } from "../_config.ts";
+import { lockOrRefuse, pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { openRouting, type Routing } from "./_routing.ts";
 
@@ -43,9 +43,7 @@ function settingsOf(flags: StartFlags, loaded: LoadedConfig, cwd: string): Setti
       `--secret-env: must be the NAME of an environment variable, e.g. THE_LOOP_GH_WEBHOOK_SECRET`,
     );
   }
-  const pidfile = flags.pidfile
-    ? (isAbsolute(flags.pidfile) ? flags.pidfile : join(cwd, flags.pidfile))
-    : hook.pidfile;
+  const pidfile = pathFlag(flags.pidfile, hook.pidfile, cwd);
   return {
     host: flags.host ?? hook.host,
     port,
@@ -71,18 +69,12 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     source: "gh-webhook",
     enabled: config.eventLog.enabled,
   });
-  let lock: DaemonLock;
-  try {
-    lock = await DaemonLock.acquire(settings.pidfile);
-  } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
-    events.emit("webhook.blocked", { holder_pid: error.pid, pidfile: settings.pidfile });
-    throw new Error(
-      `gh-webhook is already running (${error.pid === null ? "pid unknown" : `pid ${error.pid}`}` +
-        ` holds ${settings.pidfile}); stop it with 'the-loop gh-webhook stop', or give this ` +
-        `one another --pidfile`,
-    );
-  }
+  const lock = await lockOrRefuse(settings.pidfile, {
+    what: "gh-webhook",
+    stop: "the-loop gh-webhook stop",
+    blocked: (pid) =>
+      events.emit("webhook.blocked", { holder_pid: pid, pidfile: settings.pidfile }),
+  });
   const shutdown = new AbortController();
   let routing: Routing | undefined;
   let receiver: Receiver;

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { registerStop } from "../_daemon_stop.ts";
+import { registerStop } from "../_daemon.ts";
 
 /** Adds `stop` to the `gh-webhook` group. */
 export function register(group: Command, ctx: CliContext): void {

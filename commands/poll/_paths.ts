@@ -4,14 +4,8 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
 import type { CliConfig } from "../../config/mod.ts";
-
-/** A flag's path made absolute, else the config's. */
-export function pathFlag(flag: string | undefined, fallback: string, cwd: string): string {
-  if (!flag) return fallback;
-  return isAbsolute(flag) ? flag : join(cwd, flag);
-}
+import { pathFlag } from "../_daemon.ts";
 
 /** The pidfile a poll command uses. */
 export function pidfileOf(config: CliConfig, flag: string | undefined, cwd: string): string {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ConfigReloader, DaemonLock, LockHeldError } from "../../daemon/mod.ts";
+import { ConfigReloader } from "../../daemon/mod.ts";
 import { parseControl } from "../../dispatch/mod.ts";
 import { UsageError } from "../../errors.ts";
 import { EventLog, type EventSink } from "../../events/mod.ts";
@@ -19,9 +19,10 @@ import {
   settingsFromConfig,
 } from "../../poll/mod.ts";
 import { loadCliConfig } from "../_config.ts";
+import { lockOrRefuse, pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { dryRun } from "./_dry_run.ts";
-import { pathFlag, pidfileOf } from "./_paths.ts";
+import { pidfileOf } from "./_paths.ts";
 
 import type { StartFlags } from "./start.ts";
 
@@ -60,17 +61,11 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     source: "poll",
     enabled: config.eventLog.enabled,
   });
-  let lock: DaemonLock;
-  try {
-    lock = await DaemonLock.acquire(pidfile);
-  } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
-    events.emit("poller.blocked", { pidfile, holder_pid: error.pid });
-    throw new Error(
-      `a poller is already running (${error.pid === null ? "pid unknown" : `pid ${error.pid}`} ` +
-        `holds ${pidfile}); stop it with 'the-loop poll stop', or give this one another --pidfile`,
-    );
-  }
+  const lock = await lockOrRefuse(pidfile, {
+    what: "a poller",
+    stop: "the-loop poll stop",
+    blocked: (pid) => events.emit("poller.blocked", { pidfile, holder_pid: pid }),
+  });
   const shutdown = new AbortController();
   const ghStop = new AbortController();
   interrupted.then(() => {
@@ -144,13 +139,12 @@ async function daemon(o: DaemonOptions): Promise<number> {
     events,
     warn,
   });
-  await reloader.check(); // learns the hash of the file as started, before the ready line
-  let warned = pollingProblems(settingsFromConfig(config));
-  for (const w of warned) warn(w);
-  for (const problem of pollingProblems(settingsFromConfig(config))) {
+  const settings = settingsFromConfig(config);
+  let warned = pollingProblems(settings);
+  for (const problem of warned) {
+    warn(problem);
     events.emit("poll.misconfigured", { problem });
   }
-  const settings = settingsFromConfig(config);
   events.emit("poll.started", {
     interval_seconds: o.interval ?? settings.intervalSeconds,
     sources: settings.sources.length,

@@ -171,9 +171,8 @@ export class SessionStore {
   }
 
   /** The live (active or paused) session of `ref`, read afresh. */
-  async live(ref: string): Promise<SessionRecord | undefined> {
-    const record = await this.registry.get(ref);
-    return isLive(record) ? record : undefined;
+  live(ref: string): Promise<SessionRecord | undefined> {
+    return this.registry.live(ref);
   }
 
   /** The record of `ref` whatever its status (a closed one too). */

@@ -21,6 +21,7 @@ import {
 } from "./_prepare.ts";
 import { cleanupWorktree } from "./_cleanup.ts";
 import { denoGit, type GitRun } from "./git.ts";
+import { repoOf } from "../../state/work_item.ts";
 import { cacheDir, worktreeDir } from "./layout.ts";
 
 /** Options for {@linkcode GitWorkspaces}. */
@@ -90,7 +91,7 @@ export class GitWorkspaces implements Workspaces {
     const token = this.#o.token?.();
     const env = this.#o.env ?? ((name: string) => Deno.env.get(name));
     const ops = this.#ops(item, token, authEnv(url, token, env), opts.signal);
-    const repo = `${item.owner}/${item.repo}`;
+    const repo = repoOf(item);
     let start = performance.now();
     if (await cached(cache)) {
       await fetchCache(ops, cache, item.number);
@@ -131,7 +132,7 @@ export class GitWorkspaces implements Workspaces {
       );
       this.#o.events.emit("workspace.failed", {
         work_item: item.ref,
-        repo: `${item.owner}/${item.repo}`,
+        repo: repoOf(item),
         step: (error as { step?: string }).step ?? "io",
         error: message,
       });

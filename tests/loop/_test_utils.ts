@@ -730,3 +730,31 @@ export async function bootedOncePerSession(loop: Loop) {
     ].sort(),
   );
 }
+
+/** The whole scenario, in order, as steps of `t`: the same for both ways in. */
+export async function runScenario(t: Deno.TestContext, loop: Loop, drive: Drive): Promise<void> {
+  await openIssues(loop, drive); // a poller's first cycle baselines the labelled items
+  let spawned!: Spawned;
+  await t.step("label + start spawns exactly one session", async () => {
+    spawned = await spawnsOne(loop, drive);
+  });
+  await t.step("later comments reach it once each, in order", async () => {
+    await commentsInOrder(loop, drive, spawned);
+  });
+  await t.step("pause/resume by comment and by CLI verb", async () => {
+    await pauseResume(loop, drive, spawned);
+  });
+  await t.step("a start by a non-roster actor is refused with a note", async () => {
+    await rosterRefuses(loop, drive);
+  });
+  await t.step("a quiet-announce hook suppresses the announcement", async () => {
+    await quietSpawn(loop, drive);
+  });
+  await t.step("sessions stop closes the session and ends its harness", async () => {
+    await stopByCli(loop, drive);
+  });
+  await t.step("closing the issue closes the session and keeps its pane", async () => {
+    await closeEnds(loop, drive, spawned);
+  });
+  await bootedOncePerSession(loop);
+}

@@ -1,16 +1,24 @@
 /**
- * `poll stop` and `gh-webhook stop`, one command: signal the daemon holding the pidfile's lock
- * (SIGTERM) and wait until it has let go (case 30). A stale pidfile is removed and nobody is
- * signalled; no pidfile, a stale one, or a daemon outliving `--timeout` exit 1.
+ * What `poll` and `gh-webhook` share as commands: taking the pidfile's lock at start (a second
+ * instance exits 1 naming the holder), and `stop` — signal the daemon holding the lock (SIGTERM)
+ * and wait until it has let go (case 30). A stale pidfile is removed and nobody is signalled; no
+ * pidfile, a stale one, or a daemon outliving `--timeout` exit 1.
  *
  * @module
  */
 import type { Command } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliConfig } from "../config/mod.ts";
+import type { DaemonLock } from "../daemon/mod.ts";
 import { UsageError } from "../errors.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
+
+/** A path flag made absolute against `cwd`, else `fallback` (the config's). */
+export function pathFlag(flag: string | undefined, fallback: string, cwd: string): string {
+  if (!flag) return fallback;
+  return isAbsolute(flag) ? flag : join(cwd, flag);
+}
 
 interface StopFlags {
   pidfile?: string;
@@ -42,8 +50,9 @@ export function registerStop(group: Command, ctx: CliContext, o: DaemonStopOptio
       if (!Number.isFinite(seconds) || seconds <= 0) {
         throw new UsageError(`--timeout: must be a number of seconds > 0 (got "${flags.timeout}")`);
       }
+      // the config is read only when --pidfile does not say where
       const pidfile = flags.pidfile
-        ? (isAbsolute(flags.pidfile) ? flags.pidfile : join(ctx.cwd, flags.pidfile))
+        ? pathFlag(flags.pidfile, "", ctx.cwd)
         : o.pidfileOf((await loadCliConfig(ctx)).config);
       const { describeStop, stopDaemon } = await import("../daemon/mod.ts");
       const result = await stopDaemon(pidfile, { timeoutMs: seconds * 1000 });
@@ -51,4 +60,29 @@ export function registerStop(group: Command, ctx: CliContext, o: DaemonStopOptio
       if (result.outcome !== "stopped") throw new Error(message);
       println(ctx, `${o.prefix}: ${message}`);
     });
+}
+
+/** How a refused start names the daemon: `a poller` / `poller.blocked`, `gh-webhook` / … */
+export interface LockOptions {
+  /** The subject of the message: `a poller`, `gh-webhook`. */
+  what: string;
+  /** The command that stops the running one: `the-loop poll stop`. */
+  stop: string;
+  /** Told the holder's pid when another instance holds the lock (emits the `*.blocked` event). */
+  blocked(holderPid: number | null): void;
+}
+
+/** Takes `pidfile`'s lock, or throws naming the instance that holds it. */
+export async function lockOrRefuse(pidfile: string, o: LockOptions): Promise<DaemonLock> {
+  const { DaemonLock, LockHeldError } = await import("../daemon/mod.ts");
+  try {
+    return await DaemonLock.acquire(pidfile);
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    o.blocked(error.pid);
+    throw new Error(
+      `${o.what} is already running (${error.pid === null ? "pid unknown" : `pid ${error.pid}`} ` +
+        `holds ${pidfile}); stop it with '${o.stop}', or give this one another --pidfile`,
+    );
+  }
 }
