@@ -17,9 +17,7 @@ import type { Turn } from "./_deps.ts";
 export function subjectRepo(event: RoutedEvent): string {
   const repository = event.payload.repository as { full_name?: unknown } | undefined;
   const name = repository?.full_name;
-  return typeof name === "string" && name.includes("/")
-    ? name
-    : repoOf(event.workItem);
+  return typeof name === "string" && name.includes("/") ? name : repoOf(event.workItem);
 }
 
 /** Where a reaction to `event` goes; `undefined` when it has no reactable subject. */
