@@ -5,7 +5,7 @@
  * @module
  */
 import { messageOf } from "../errors.ts";
-import { fileReader, type RandomReader } from "./_lines.ts";
+import { fileReader, type RandomReader } from "./lines.ts";
 
 /** Wraps `cause` (an open, stat or read failure on `path`) in an error a user can act on. */
 export function logReadError(path: string, cause: unknown): Error {

@@ -9,7 +9,7 @@
  */
 import type { EventRecord } from "./record.ts";
 import { compileFilter, type EventFilter } from "./filter.ts";
-import { linesForward, type OversizedLine } from "./_lines.ts";
+import { linesForward, type OversizedLine } from "./lines.ts";
 import { parseLine } from "./query.ts";
 import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";
 

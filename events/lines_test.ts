@@ -5,7 +5,7 @@ import {
   linesForward,
   type OversizedLine,
   type RandomReader,
-} from "./_lines.ts";
+} from "./lines.ts";
 
 const enc = new TextEncoder();
 

@@ -27,13 +27,8 @@ export { EventLog, type EventLogOptions } from "./log.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
 export { isSecretKey, maskTokens, REDACTED } from "./scrub.ts";
 export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./filter.ts";
-export {
-  MAX_LINE_BYTES,
-  type OversizedLine,
-  queryEvents,
-  type QueryOptions,
-  type QueryResult,
-} from "./query.ts";
+export { MAX_LINE_BYTES, type OversizedLine } from "./lines.ts";
+export { queryEvents, type QueryOptions, type QueryResult } from "./query.ts";
 export { followEvents, type FollowOptions } from "./follow.ts";
 export {
   catalogMarkdown,

@@ -2,23 +2,15 @@
  * Queries the event log without reading it into memory. `limit` without filters reads blocks
  * backwards from the end until it has that many records; with filters the file is streamed
  * forward through a ring buffer of the last `limit` matches. Either way the cost is linear in the
- * bytes read, and a line longer than {@linkcode MAX_LINE_BYTES} is skipped unparsed (reported
+ * bytes read, and a line longer than `MAX_LINE_BYTES` (`lines.ts`) is skipped unparsed (reported
  * through `onOversized`).
  *
  * @module
  */
 import type { EventRecord } from "./record.ts";
 import { compileFilter, compileLineCheck, type EventFilter, isEmptyFilter } from "./filter.ts";
-import {
-  linesBackward,
-  linesForward,
-  MAX_LINE_BYTES,
-  type OversizedLine,
-  type RandomReader,
-} from "./_lines.ts";
+import { linesBackward, linesForward, type OversizedLine, type RandomReader } from "./lines.ts";
 import { assertLogPath, checkedReader, checkedStat, logReadError } from "./_read_error.ts";
-
-export { MAX_LINE_BYTES, type OversizedLine };
 
 /** Options for {@linkcode queryEvents}. */
 export interface QueryOptions {
@@ -32,7 +24,7 @@ export interface QueryOptions {
    * memory: what `the-loop events --limit 0` does for every format).
    */
   onRecord?: (record: EventRecord) => void;
-  /** Called for each line skipped, unparsed, for being longer than {@linkcode MAX_LINE_BYTES}. */
+  /** Called for each line skipped, unparsed, for being longer than `MAX_LINE_BYTES` (`lines.ts`). */
   onOversized?: (line: OversizedLine) => void;
 }
 
@@ -68,7 +60,7 @@ export function parseLine(line: string): EventRecord | undefined {
 export interface TailOptions {
   /** Called for each line skipped for its length (see {@linkcode linesBackward}). */
   onOversized?: (line: OversizedLine) => void;
-  /** Lines longer than this are skipped; default {@linkcode MAX_LINE_BYTES}. */
+  /** Lines longer than this are skipped; default `MAX_LINE_BYTES` (`lines.ts`). */
   maxLineBytes?: number;
 }
 

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { followEvents, queryEvents } from "./mod.ts";
-import { linesBackward, linesForward, type RandomReader } from "./_lines.ts";
+import { linesBackward, linesForward, type RandomReader } from "./lines.ts";
 import { eventLine } from "./_test_utils.ts";
-import { MAX_LINE_BYTES, tailRecords } from "./query.ts";
+import { tailRecords } from "./query.ts";
+import { MAX_LINE_BYTES } from "./lines.ts";
 
 /** A reader over bytes in memory that counts what it hands out. */
 function countingReader(bytes: Uint8Array): RandomReader & { read: number } {

@@ -55,7 +55,8 @@ export class FileCircuitStore implements CircuitStore {
     this.dir = circuitsDir(stateRoot);
   }
 
-  #path(hook: string): string {
+  /** The file a hook's circuit is kept in (throws for a name no declaration allows). */
+  path(hook: string): string {
     // declaration names are [a-z][a-z0-9-]*; anything else cannot name a file here
     if (!/^[a-z][a-z0-9-]*$/.test(hook)) {
       throw new Error(`not a hook name: ${JSON.stringify(hook)}`);
@@ -66,7 +67,7 @@ export class FileCircuitStore implements CircuitStore {
   async read(hook: string): Promise<CircuitRecord | undefined> {
     let text: string;
     try {
-      text = await Deno.readTextFile(this.#path(hook));
+      text = await Deno.readTextFile(this.path(hook));
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return undefined;
       throw err;
@@ -75,14 +76,14 @@ export class FileCircuitStore implements CircuitStore {
   }
 
   async write(record: CircuitRecord): Promise<void> {
-    await writeFileAtomic(this.#path(record.hook), JSON.stringify(record, null, 2) + "\n", {
+    await writeFileAtomic(this.path(record.hook), JSON.stringify(record, null, 2) + "\n", {
       mode: 0o600,
     });
   }
 
   async remove(hook: string): Promise<boolean> {
     try {
-      await Deno.remove(this.#path(hook));
+      await Deno.remove(this.path(hook));
       return true;
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return false;

@@ -28,7 +28,7 @@ export async function readCircuits(
   const store = new FileCircuitStore(stateRoot);
   const out = new Map<string, CircuitView>();
   await Promise.all(names.map(async (name) => {
-    const file = `${store.dir}/${name}.json`;
+    const file = store.path(name);
     try {
       const rec = await store.read(name);
       out.set(

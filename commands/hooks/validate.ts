@@ -18,10 +18,10 @@
  * @module
  */
 import type { Command } from "commander";
-import { messageOf, plural, type Problem, ProblemsError, problemsSummary } from "../../errors.ts";
+import { plural, type Problem, ProblemsError, problemsSummary } from "../../errors.ts";
 import { type CliContext, println } from "../context.ts";
 import { formatOption } from "../_output.ts";
-import { configRef, configRefOf, printEnvelope } from "../_envelope.ts";
+import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
 import { readDeclaration } from "../_declaration.ts";
 import type { HookReport } from "./_preflight.ts";
 import { circuitText, type CircuitView, readCircuits } from "./_circuits.ts";
@@ -48,7 +48,13 @@ export function register(hooks: Command, ctx: CliContext): void {
     .option("--online", "also call each remote hook's /health")
     .option("--no-typecheck", "do not type-check module hooks with deno check");
   formatOption(cmd, ["text", "json"], "text");
-  cmd.action((flags: ValidateFlags) => validate(ctx, flags));
+  cmd.action((flags: ValidateFlags) =>
+    jsonOnFailure(ctx, {
+      json: flags.format === "json",
+      command: COMMAND,
+      fields: { online: flags.online === true, hooks: [] },
+    }, (ctx) => validate(ctx, flags))
+  );
 }
 
 function summary(problems: Problem[], hooks: number): string {
@@ -70,22 +76,7 @@ function onTerminal(ctx: CliContext): boolean {
 async function validate(ctx: CliContext, flags: ValidateFlags): Promise<void> {
   const json = flags.format === "json";
   const online = flags.online === true;
-  let read;
-  try {
-    read = await readDeclaration(ctx);
-  } catch (error) {
-    if (json) {
-      const problems = error instanceof ProblemsError
-        ? error.problems
-        : [{ message: messageOf(error) }];
-      printEnvelope(ctx, COMMAND, { ok: false, config: await configRefOf(ctx), problems }, {
-        online,
-        hooks: [],
-      });
-    }
-    throw error;
-  }
-  const { loaded, decl } = read;
+  const { loaded, decl } = await readDeclaration(ctx);
   const circuits = await readCircuits(loaded.config.state.root, decl.entries.map((e) => e.name));
   const enabled = decl.entries.filter((e) => e.enabled);
   const progress = new Progress((t) => ctx.warn(t), {
