@@ -9,6 +9,7 @@ import type { RoutingConfig } from "../../config/types.ts";
 import { adapterFor } from "../harness/mod.ts";
 import type { HarnessName, HostedSession } from "../seams.ts";
 import { type ResumeFailure, TmuxRunner } from "./mod.ts";
+import { tmuxOk } from "./_tmux_cli.ts";
 import { pathWithFakes } from "../../tests/fake_harness/mod.ts";
 
 export const EXTRA: Record<HarnessName, string[]> = {
@@ -57,16 +58,9 @@ export async function tmuxSetup(
     tmuxTarget: `loop-github-octo-repo-${n}`,
   });
   /** Runs `tmux -L <socket> <args>` on the test's server; returns stdout, throws on failure. */
-  const tmux = async (...args: string[]): Promise<string> => {
-    const out = await new Deno.Command("tmux", {
-      args: ["-L", socket, ...args],
-      env: { TMUX_TMPDIR: dir },
-      stdin: "null",
-    }).output();
-    const dec = new TextDecoder();
-    if (out.code !== 0) throw new Error(`tmux ${args[0]}: ${dec.decode(out.stderr)}`);
-    return dec.decode(out.stdout);
-  };
+  // the runner's own way to tmux (its socket, its environment scrubbed of TMUX/TMUX_PANE)
+  const tmux = (...args: string[]): Promise<string> =>
+    tmuxOk({ socket, env: { TMUX_TMPDIR: dir } }, [args]);
   /** The session names on the test's server (none when it is not running). */
   const sessions = async (): Promise<string[]> => {
     try {

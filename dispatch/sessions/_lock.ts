@@ -10,18 +10,13 @@
  * @module
  */
 import { dirname } from "node:path";
+import { KeyedLock } from "../_keyed_lock.ts";
 
-const queues = new Map<string, Promise<void>>();
+const queue = new KeyedLock();
 
 /** Runs `fn` holding the exclusive lock on `path` (created, with its folder, when missing). */
-export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const before = queues.get(path) ?? Promise.resolve();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const mine = before.then(() => held);
-  queues.set(path, mine);
-  await before;
-  try {
+export function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  return queue.run(path, async () => {
     await Deno.mkdir(dirname(path), { recursive: true });
     using file = await Deno.open(path, { read: true, write: true, create: true });
     await file.lock(true);
@@ -30,8 +25,5 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
     } finally {
       await file.unlock();
     }
-  } finally {
-    release();
-    if (queues.get(path) === mine) queues.delete(path);
-  }
+  });
 }

@@ -1,7 +1,8 @@
 /**
- * An in-process lock per key: operations on one repository's cache run one after the other
- * (git's own lock files would make a concurrent fetch fail, not wait), different repositories
- * run in parallel.
+ * An in-process lock per key: work under one key runs one call after the other, different keys
+ * in parallel. Workspaces key it by repository (git's own lock files would make a concurrent
+ * fetch fail, not wait); the session store by lock file (callers queue here before the OS lock,
+ * so waiting never ties up a thread).
  *
  * @module
  */
