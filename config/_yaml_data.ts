@@ -47,7 +47,7 @@ const SCALAR_TAGS: Record<string, (v: unknown) => boolean> = {
 const PLAIN = "plain YAML (strings, numbers, true/false, null, mappings and lists)";
 
 /** `!!binary` for a core-namespace tag, the tag as written otherwise. */
-export function showTag(tag: string): string {
+function showTag(tag: string): string {
   if (tag.startsWith(CORE)) return `!!${tag.slice(CORE.length)}`;
   return tag.startsWith("!") ? tag : `!<${tag}>`;
 }

@@ -40,7 +40,7 @@ const STOPPED: Record<Refused, string> = {
 };
 
 /** `⚠️ the-loop did not start: <hook>: <reason>` (and what it was about, when known). */
-export function refusalText(o: { what: Refused; hook: string; reason: string; about?: string }) {
+function refusalText(o: { what: Refused; hook: string; reason: string; about?: string }) {
   const reason = o.reason.trim() || "refused";
   const about = o.about ? `\n\n(about ${o.about})` : "";
   return `⚠️ ${STOPPED[o.what]}: ${o.hook}: ${reason}${about}`;

@@ -14,7 +14,7 @@ import type { RoutedEvent } from "./types.ts";
 import type { Turn } from "./_deps.ts";
 
 /** The repository the event's subject lives in (a linked PR's may be another one). */
-export function subjectRepo(event: RoutedEvent): string {
+function subjectRepo(event: RoutedEvent): string {
   const repository = event.payload.repository as { full_name?: unknown } | undefined;
   const name = repository?.full_name;
   return typeof name === "string" && name.includes("/") ? name : repoOf(event.workItem);

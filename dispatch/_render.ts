@@ -27,7 +27,7 @@ function interactionDirective(turn: Turn): string {
 }
 
 /** The placeholders' values for `event` (its text possibly rewritten by a hook). */
-export function promptValues(turn: Turn, event: RoutedEvent): PromptValues {
+function promptValues(turn: Turn, event: RoutedEvent): PromptValues {
   const item = event.workItem;
   return {
     work_item: item.ref,

@@ -245,7 +245,7 @@ export interface MisspeltPoint {
 }
 
 /** `did you mean session_spawn? its method "sesion_spawn" is not a lifecycle point` */
-export function misspeltText(m: MisspeltPoint): string {
+function misspeltText(m: MisspeltPoint): string {
   return `did you mean ${m.point}? its method "${m.method}" is not a lifecycle point`;
 }
 

@@ -10,7 +10,7 @@ import { plural } from "../../errors.ts";
 import type { Executor } from "../../lifecycle/mod.ts";
 
 /** How long a loaded hook is watched, ms. */
-export const WATCH_MS = 300;
+const WATCH_MS = 300;
 
 /** What the watch saw: the deaths of its own, or nothing. */
 export interface Crashes {

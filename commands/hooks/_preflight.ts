@@ -57,13 +57,13 @@ export interface HookReport {
  * How many hooks load at once: enough to overlap workers' starts, and for a few hooks whose top
  * levels hang to hold back no one else's load.
  */
-export const PREFLIGHT_CONCURRENCY = 4;
+const PREFLIGHT_CONCURRENCY = 4;
 
 /**
  * How many hooks are open at once (loading, or loaded and watched): bounds the memory, each
  * worker holding ~14 MB (ten would pass 200 MB with the CLI's own ~85 MB).
  */
-export const PREFLIGHT_OPEN = 8;
+const PREFLIGHT_OPEN = 8;
 
 /** Options for {@linkcode preflight}. */
 export interface PreflightOptions {

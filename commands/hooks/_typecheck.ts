@@ -37,10 +37,10 @@ export type TypecheckResult =
   | { ran: false; note: string };
 
 /** Where to get deno, said when it is missing. */
-export const GET_DENO = "install it with 'npm install -g deno' or see https://deno.land";
+const GET_DENO = "install it with 'npm install -g deno' or see https://deno.land";
 
 /** The `deno` executable on `path` (a `PATH` value), or undefined. */
-export function findDeno(path: string | undefined): string | undefined {
+function findDeno(path: string | undefined): string | undefined {
   const names = Deno.build.os === "windows" ? ["deno.exe", "deno.cmd"] : ["deno"];
   const sep = Deno.build.os === "windows" ? ";" : ":";
   for (const dir of (path ?? "").split(sep)) {

@@ -19,10 +19,10 @@
 import type { Stuck } from "../../executor.ts";
 
 /** The share of one core a thread must have used over the window to count as spinning. */
-export const SPIN_SHARE = 0.25;
+const SPIN_SHARE = 0.25;
 
 /** How long the two readings are apart, ms. */
-export const WINDOW_MS = 200;
+const WINDOW_MS = 200;
 
 /** `/proc/.../stat` clock ticks per second (USER_HZ): 100 on every Linux Deno runs on. */
 const TICKS_PER_SECOND = 100;
