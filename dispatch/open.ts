@@ -40,6 +40,11 @@ export interface OpenDispatchOptions {
   cwd: string;
   /** The lifecycle engine; default the process's (`run`, `refuserOf` of `lifecycle/mod.ts`). */
   hooks?: DispatchHooks;
+  /**
+   * A daemon: the tmux runner keeps one control-mode client for its commands, which
+   * {@linkcode DispatchStack.close} ends. Default false.
+   */
+  daemon?: boolean;
 }
 
 /** The stack, and how to hand it a reloaded config. */
@@ -49,6 +54,8 @@ export interface DispatchStack {
   sessions: SessionStore;
   control: SessionControl;
   reconfigure(config: CliConfig): Promise<void>;
+  /** At shutdown: lets go of what the runner keeps (the tmux control client). */
+  close(): Promise<void>;
 }
 
 /** The clone URL of an item per `routing.workspace.remote` (`{host}`, `{owner}`, `{repo}`). */
@@ -58,7 +65,7 @@ export function remoteOf(template: string, item: WorkItemRef): string {
 }
 
 function runnerOf(
-  o: Pick<OpenDispatchOptions, "config" | "env" | "warn" | "events">,
+  o: Pick<OpenDispatchOptions, "config" | "env" | "warn" | "events" | "daemon">,
   routing: () => RoutingConfig,
 ): HarnessRunner {
   const now = routing();
@@ -71,6 +78,7 @@ function runnerOf(
       // a private tmux server (`tmux -L NAME`) instead of the user's default one
       socket: o.env("THE_LOOP_TMUX_SOCKET") || undefined,
       warn: o.warn,
+      control: o.daemon ?? false,
       onResumeFailed: (s, failure) =>
         o.events.emit("session.resume_failed", {
           work_item: s.ref,
@@ -147,6 +155,7 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     runner,
     sessions,
     control,
+    close: async () => await runner.dispose?.(),
     async reconfigure(next: CliConfig): Promise<void> {
       const before = routing();
       config = next;

@@ -73,6 +73,8 @@ export interface HarnessRunner {
    * grace) and keeps or kills the session per `keepSessionOnClose`; process: nothing runs.
    */
   close(s: HostedSession): Promise<void>;
+  /** At shutdown: lets go of what the runner keeps between calls (tmux: its control client). */
+  dispose?(): Promise<void>;
 }
 
 /** A prepared checkout. */

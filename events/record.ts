@@ -5,7 +5,7 @@
  * @module
  */
 import { defaultLevel, isCatalogued, type Level, LEVELS } from "./catalog.ts";
-import { scrub } from "./scrub.ts";
+import { scrubField } from "./scrub.ts";
 
 /** One line of the event log. */
 export interface EventRecord {
@@ -70,7 +70,12 @@ export function buildRecord(opts: BuildOptions): EventRecord {
     level,
     pid: Deno.pid,
   };
-  const clean = scrub(opts.fields ?? {}) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(clean)) if (!COMMON.has(k)) record[k] = v;
+  const fields = opts.fields;
+  if (fields === undefined) return record;
+  for (const k of Object.keys(fields)) {
+    if (COMMON.has(k)) continue;
+    const clean = scrubField(k, fields[k], 1);
+    if (clean !== undefined) record[k] = clean;
+  }
   return record;
 }

@@ -35,6 +35,20 @@ function words(key: string): string[] {
  * variable's name, never its value.
  */
 export function isSecretKey(key: string): boolean {
+  let known = KEY_CACHE.get(key);
+  if (known === undefined) {
+    known = secretWords(key);
+    // the same few dozen field names come by on every record: remember them (bounded)
+    if (KEY_CACHE.size >= KEY_CACHE_MAX) KEY_CACHE.clear();
+    KEY_CACHE.set(key, known);
+  }
+  return known;
+}
+
+const KEY_CACHE = new Map<string, boolean>();
+const KEY_CACHE_MAX = 4096;
+
+function secretWords(key: string): boolean {
   const ws = words(key);
   if (ws.length === 0 || ws[ws.length - 1] === "env") return false;
   for (let i = 0; i < ws.length; i++) {
@@ -60,13 +74,14 @@ export function maskTokens(text: string): string {
 const MAX_DEPTH = 20;
 
 /** Returns a JSON-safe copy of `value` with secrets redacted (see {@linkcode isSecretKey}). */
-export function scrub(value: unknown, depth = 0, seen: Set<object> = new Set()): unknown {
+export function scrub(value: unknown, depth = 0, seen?: Set<object>): unknown {
   if (typeof value === "string") return maskTokens(value);
   if (value === null || typeof value === "number" || typeof value === "boolean") {
     return typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
   }
   if (typeof value === "bigint") return value.toString();
   if (typeof value !== "object") return undefined; // functions, symbols, undefined: dropped
+  seen ??= new Set();
   if (seen.has(value)) return "[circular]";
   if (depth >= MAX_DEPTH) return "[too deep]";
   if (value instanceof Date) return isNaN(value.getTime()) ? null : value.toISOString();
@@ -75,14 +90,28 @@ export function scrub(value: unknown, depth = 0, seen: Set<object> = new Set()):
   try {
     if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1, seen) ?? null);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const clean = isSecretKey(k) && v !== null && typeof v !== "boolean"
-        ? REDACTED
-        : scrub(v, depth + 1, seen);
+    for (const k of Object.keys(value)) {
+      const clean = scrubField(k, (value as Record<string, unknown>)[k], depth + 1, seen);
       if (clean !== undefined) out[k] = clean;
     }
     return out;
   } finally {
     seen.delete(value);
   }
+}
+
+/**
+ * The JSON-safe, redacted value of the field `key` of an object at `depth` (`undefined`: leave
+ * the field out). A field named like a secret is redacted whatever it holds, except `null` and
+ * booleans (`tokenSet: true` says nothing).
+ */
+export function scrubField(
+  key: string,
+  value: unknown,
+  depth: number,
+  seen?: Set<object>,
+): unknown {
+  return isSecretKey(key) && value !== null && typeof value !== "boolean"
+    ? REDACTED
+    : scrub(value, depth, seen);
 }

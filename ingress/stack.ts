@@ -64,7 +64,10 @@ export interface Ingress {
   controlConfig(): RoutingConfig["control"];
   /** Takes a reloaded config: the next event uses its policy; new warnings are told once. */
   reconfigure(config: CliConfig): void;
-  /** At shutdown: waits (at most `timeoutMs`, default 5 s) for reactions still being sent. */
+  /**
+   * At shutdown: waits (at most `timeoutMs`, default 5 s) for reactions still being sent, then
+   * lets go of the runner's tmux control client.
+   */
   drain(timeoutMs?: number): Promise<void>;
 }
 
@@ -120,6 +123,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
       env: o.env,
       warn: o.warn,
       cwd: o.cwd,
+      daemon: !o.ephemeral,
     });
     dispatcher = dispatch.dispatcher;
   }
@@ -158,6 +162,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
         new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
       ]);
       clearTimeout(timer);
+      await dispatch.close();
     },
     reconfigure(next: CliConfig): void {
       if (next === config) return;

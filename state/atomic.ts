@@ -11,6 +11,12 @@ import { basename, dirname, join } from "node:path";
 export interface WriteAtomicOptions {
   /** File mode of the result (e.g. `0o600`); default: the replaced file's mode, else `0o644`. */
   mode?: number;
+  /**
+   * Flush the data and the directory to disk before returning (default true). `false` is still
+   * atomic and survives a crash of the process (the kernel has the data), but not an OS crash
+   * or power loss, which may bring the previous version back; it costs no disk wait.
+   */
+  durable?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -51,7 +57,7 @@ export async function writeFileAtomic(
       using file = await Deno.open(tmp, { write: true, createNew: true, mode });
       let rest = bytes;
       while (rest.length > 0) rest = rest.subarray(await file.write(rest));
-      await file.sync();
+      if (opts.durable !== false) await file.sync();
     }
     if (posix) await Deno.chmod(tmp, mode & 0o7777); // the umask trimmed the open() mode
     await Deno.rename(tmp, path);
@@ -59,5 +65,5 @@ export async function writeFileAtomic(
     await Deno.remove(tmp).catch(() => {});
     throw error;
   }
-  await syncDir(dir);
+  if (opts.durable !== false) await syncDir(dir);
 }

@@ -53,7 +53,7 @@ export class ControlStore {
     try {
       const path = this.#path(ref);
       // asked on every event, mostly about items with no record: answered from the listing
-      if (!this.#listing.has(basename(path))) return undefined;
+      if (!this.#listing.mayHave(basename(path))) return undefined;
       const value = JSON.parse(Deno.readTextFileSync(path));
       return value && value.ref === ref && COMMANDS.has(value.command) ? value : undefined;
     } catch {

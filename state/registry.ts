@@ -95,13 +95,14 @@ export class RegistryDir implements SessionLookup {
    * The record of `ref` whatever its status (closed too), read from its file afresh (for
    * read-modify-write under a lock); `undefined` when there is none or it is unreadable. Whether
    * the file exists is taken from the folder's listing, re-read whenever the folder may have
-   * changed (a write is a rename into it).
+   * changed (a write is a rename into it) and the file was not listed before.
    */
   async get(ref: string): Promise<SessionRecord | undefined> {
     const item = parseWorkItem(ref);
     if (!item) return undefined;
-    // a file that is not in the (fresh enough) listing is not there: no read, no NotFound
-    if (!this.#listing.has(`${slugOf(item)}.json`)) return undefined;
+    // a file that is not in the (fresh enough) listing is not there: no read, no NotFound; one
+    // listed before is read directly (a read that finds nothing answers "none")
+    if (!this.#listing.mayHave(`${slugOf(item)}.json`)) return undefined;
     const record = await this.#read(this.pathOf(item));
     return record && record.workItem.ref === item.ref ? record : undefined;
   }
@@ -124,11 +125,14 @@ export class RegistryDir implements SessionLookup {
     return out;
   }
 
-  /** Writes a record atomically (for the dispatcher and for tests). */
-  async write(record: SessionRecord): Promise<void> {
+  /**
+   * Writes a record atomically (for the dispatcher and for tests); `durable: false` does not
+   * wait for the disk (see `writeFileAtomic`).
+   */
+  async write(record: SessionRecord, opts: { durable?: boolean } = {}): Promise<void> {
     const item = parseWorkItem(record.workItem.ref);
     if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
-    await writeFileAtomic(this.pathOf(item), JSON.stringify(record, null, 2) + "\n");
+    await writeFileAtomic(this.pathOf(item), JSON.stringify(record, null, 2) + "\n", opts);
   }
 
   // Reads are synchronous: a session file is a few hundred bytes on local disk, and a sync read

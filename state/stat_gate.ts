@@ -75,4 +75,14 @@ export class DirListing {
     }
     return this.#names.has(name);
   }
+
+  /**
+   * Like {@linkcode has}, but a name the last listing held is taken as there without looking
+   * again: for a caller that reads the entry next and takes "not found" as "none". A folder
+   * written on every event (a session's record at each delivery) is then not listed again at
+   * each question about an entry it already had; a name it lacked is still checked afresh.
+   */
+  mayHave(name: string): boolean {
+    return this.#names.has(name) || this.has(name);
+  }
 }

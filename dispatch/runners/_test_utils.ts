@@ -18,7 +18,12 @@ export const EXTRA: Record<HarnessName, string[]> = {
 };
 
 export async function tmuxSetup(
-  opts: { env?: Record<string, string>; tmux?: Partial<RoutingConfig["tmux"]> } = {},
+  opts: {
+    env?: Record<string, string>;
+    tmux?: Partial<RoutingConfig["tmux"]>;
+    /** The runner keeps a control-mode client (a daemon's runner); default false. */
+    control?: boolean;
+  } = {},
 ) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-tmux-" }));
   const harnessLog = join(dir, "harness.jsonl");
@@ -44,6 +49,7 @@ export async function tmuxSetup(
     onResumeFailed: (s, failure) => resumeFailures.push({ slug: s.slug, failure }),
     onRespawned: (s, info) => respawns.push({ slug: s.slug, ...info }),
     warn: (m) => warnings.push(m),
+    control: opts.control,
   });
   const session = (
     n: number,
@@ -61,15 +67,17 @@ export async function tmuxSetup(
   // the runner's own way to tmux (its socket, its environment scrubbed of TMUX/TMUX_PANE)
   const tmux = (...args: string[]): Promise<string> =>
     tmuxOk({ socket, env: { TMUX_TMPDIR: dir } }, [args]);
-  /** The session names on the test's server (none when it is not running). */
+  /** The session names on the test's server (none when it is not running), but the control one. */
   const sessions = async (): Promise<string[]> => {
     try {
-      return (await tmux("list-sessions", "-F", "#{session_name}")).split("\n").filter((l) => l);
+      return (await tmux("list-sessions", "-F", "#{session_name}")).split("\n")
+        .filter((l) => l && !l.startsWith("the-loop-ctl-"));
     } catch {
       return [];
     }
   };
   const cleanup = async () => {
+    await runner.dispose();
     await tmux("kill-server").catch(() => {});
     await Deno.remove(dir, { recursive: true });
   };

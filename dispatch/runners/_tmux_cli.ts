@@ -11,6 +11,8 @@ export interface TmuxCli {
   socket?: string;
   /** Added to the environment of the tmux client (and of the server, when this starts it). */
   env: Record<string, string>;
+  /** A persistent control-mode client; commands go through it when it is available. */
+  control?: { run(commands: string[][]): Promise<TmuxOutput | undefined> };
 }
 
 /** What one tmux invocation printed. */
@@ -42,7 +44,8 @@ export function tmuxArgv(cli: TmuxCli, commands: string[][]): string[] {
   return argv;
 }
 
-function clientEnv(cli: TmuxCli): Record<string, string> {
+/** The environment of a tmux client of `cli`. */
+export function clientEnv(cli: TmuxCli): Record<string, string> {
   const env = { ...Deno.env.toObject(), ...cli.env };
   // inside a tmux pane these would point the client at the daemon's own server and pane
   delete env.TMUX;
@@ -50,12 +53,20 @@ function clientEnv(cli: TmuxCli): Record<string, string> {
   return env;
 }
 
-/** Runs one tmux command sequence; `stdin` is fed to it (`load-buffer -`). Never rejects on exit. */
+/**
+ * Runs one tmux command sequence — through the control client when there is one, else as a
+ * `tmux` process, with `stdin` fed to it (`load-buffer -`). Never rejects on tmux's refusal.
+ */
 export async function tmux(
   cli: TmuxCli,
   commands: string[][],
   opts: { stdin?: string; signal?: AbortSignal } = {},
 ): Promise<TmuxOutput> {
+  if (opts.stdin === undefined && cli.control) {
+    opts.signal?.throwIfAborted();
+    const out = await cli.control.run(commands);
+    if (out) return out;
+  }
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("tmux", {

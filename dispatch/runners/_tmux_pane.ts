@@ -76,8 +76,8 @@ export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
 }
 
 /**
- * Loads `prompt` into a buffer of its own (`<name>-<uuid>`, from stdin: no file, no name shared
- * with another session or delivery), pastes it into the pane deleting the buffer, presses Enter.
+ * Loads `prompt` into a buffer of its own (`<name>-<uuid>`: no file, no name shared with another
+ * session or delivery), pastes it into the pane deleting the buffer, presses Enter.
  */
 export async function pasteInto(
   cli: TmuxCli,
@@ -86,14 +86,25 @@ export async function pasteInto(
   signal?: AbortSignal,
 ): Promise<void> {
   const buffer = `${name}-${crypto.randomUUID()}`;
-  // one tmux process for the three steps (a command sequence stops at the first that fails):
-  // each tmux start costs milliseconds, and a burst of deliveries pays it per delivery
+  const paste = [
+    ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
+    ["send-keys", "-t", paneOf(name), "Enter"],
+  ];
+  // one command sequence for the three steps (it stops at the first that fails): through the
+  // control client the text travels as one quoted word, else on a tmux process's stdin
   try {
-    await tmuxOk(cli, [
-      ["load-buffer", "-b", buffer, "-"],
-      ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
-      ["send-keys", "-t", paneOf(name), "Enter"],
-    ], { stdin: prompt, signal });
+    signal?.throwIfAborted();
+    const viaControl = await cli.control?.run([
+      ["set-buffer", "-b", buffer, "--", prompt],
+      ...paste,
+    ]);
+    if (viaControl) {
+      if (viaControl.code !== 0) {
+        throw new Error(`tmux set-buffer + paste-buffer + send-keys failed: ${viaControl.stderr}`);
+      }
+      return;
+    }
+    await tmuxOk(cli, [["load-buffer", "-b", buffer, "-"], ...paste], { stdin: prompt, signal });
   } catch (err) {
     // a paste that failed leaves its buffer behind (a delivered one was deleted by `-d`)
     await tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});

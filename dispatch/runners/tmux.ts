@@ -23,7 +23,8 @@ import type {
   SpawnResult,
 } from "../seams.ts";
 import { terminateTree } from "./_kill_tree.ts";
-import { tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
+import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
+import { TmuxControl } from "./_tmux_control.ts";
 import { paneOf, panePid, type PaneState, paneState, pasteInto, startIn } from "./_tmux_pane.ts";
 
 /** A respawn that could not resume its conversation and booted a fresh one instead. */
@@ -50,6 +51,12 @@ export interface TmuxRunnerOptions {
   onRespawned?: (s: HostedSession, info: { resumed: boolean; harnessSessionId: string }) => void;
   /** Best-effort problems (an old tmux rejecting `remain-on-exit`); default: stderr. */
   warn?: (message: string) => void;
+  /**
+   * Keep one tmux client in control mode for the runner's commands (a daemon: a delivery then
+   * costs a line on a pipe, not a `tmux` process); {@linkcode TmuxRunner.dispose} ends it.
+   * Default false: every command is a `tmux` process of its own.
+   */
+  control?: boolean;
 }
 
 /**
@@ -75,10 +82,21 @@ export class TmuxRunner implements HarnessRunner {
   readonly #cli: TmuxCli;
   /** When `alive()` last saw each session's harness running (for the delivery that follows). */
   readonly #aliveAt = new Map<string, number>();
+  readonly #control?: TmuxControl;
 
   constructor(opts: TmuxRunnerOptions) {
     this.#o = opts;
     this.#cli = { socket: opts.socket, env: opts.env ?? {} };
+    if (opts.control) {
+      const cli = { ...this.#cli };
+      this.#control = new TmuxControl(cli, () => clientEnv(cli));
+      this.#cli.control = this.#control;
+    }
+  }
+
+  /** Ends the control client (when there is one) and its session. */
+  async dispose(): Promise<void> {
+    await this.#control?.close();
   }
 
   /** `tmux [-L sock] attach -t loop-<slug>`: the line announcements and `sessions attach` show. */

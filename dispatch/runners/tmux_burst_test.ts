@@ -11,8 +11,8 @@ import { waitForHarnessLog } from "../../tests/fake_harness/mod.ts";
 const SESSIONS = 20;
 const DELIVERIES = 10;
 
-Deno.test("tmux runner: 20 sessions × 10 concurrent deliveries each land in their own session, in order", async () => {
-  const t = await tmuxSetup();
+Deno.test("tmux runner (control mode, as the daemons run it): 20 sessions × 10 concurrent deliveries each land in their own session, in order", async () => {
+  const t = await tmuxSetup({ control: true });
   try {
     const sessions = Array.from({ length: SESSIONS }, (_, i) => t.session(i + 1));
     await Promise.all(sessions.map((s) => t.runner.spawn(s, `boot ${s.slug}`, { resume: false })));

@@ -1,0 +1,219 @@
+/**
+ * One persistent tmux client in control mode (`tmux -C`), so that the commands of a burst of
+ * deliveries cost a line on a pipe each instead of a `tmux` process each (fork, exec, connect:
+ * milliseconds apiece, and a burst of 200 deliveries pays it 400 times).
+ *
+ * A control client has to be attached to a session: it makes its own, `the-loop-ctl-<pid>-<n>`,
+ * whose pane runs a watchdog that exits (ending that session) once this process is gone, so a
+ * daemon killed with SIGKILL leaves nothing behind for long. Commands are written one line each,
+ * every argument double-quoted with tmux's escapes (so no text is ever read as a command, a
+ * variable, `~` or a format); tmux answers each command, in order, with a `%begin … %end` (or
+ * `%error`) block whose flags say it came from this client. A sequence is sent one command per
+ * line, the next only once the previous succeeded (as a `tmux a ; b` process stops at the first
+ * failure), so every line has exactly one answer. Lines outside a block (notifications) and
+ * blocks this client did not ask for (a user's hooks) are ignored.
+ *
+ * When the client cannot be started (an old tmux, a server that refuses it), {@linkcode run}
+ * says so with `undefined` and the caller runs the command as a process of its own; it tries
+ * again after {@linkcode RETRY_MS}.
+ *
+ * @module
+ */
+import type { TmuxCli, TmuxOutput } from "./_tmux_cli.ts";
+
+/** How long a control client that could not be started is not asked for again. */
+export const RETRY_MS = 5_000;
+
+let instances = 0;
+
+/** `s` as one double-quoted tmux word that tmux reads back as exactly `s`. */
+export function quoteWord(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === "\\" || ch === '"' || ch === "$") out += `\\${ch}`;
+    else if (ch === "~") out += "\\176"; // a leading `~` is a home directory, even quoted
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (c < 0x20 || c === 0x7f) out += `\\${c.toString(8).padStart(3, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** The control-mode line of one command: its words, quoted. */
+export function controlLine(command: string[]): string {
+  return command.map(quoteWord).join(" ");
+}
+
+interface Waiter {
+  resolve: (out: TmuxOutput) => void;
+  reject: (error: Error) => void;
+}
+
+/** A lazily started control-mode client on one tmux server. */
+export class TmuxControl {
+  readonly #cli: TmuxCli;
+  readonly #env: () => Record<string, string>;
+  readonly name = `the-loop-ctl-${Deno.pid}-${++instances}`;
+  #child?: Deno.ChildProcess;
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  #reading?: Promise<void>;
+  #starting?: Promise<boolean>;
+  #failedAt = -Infinity;
+  #closed = false;
+  /** The first block (the client's own `new-session`) was read. */
+  #attached = false;
+  readonly #waiters: Waiter[] = [];
+
+  /** `env`: the client's environment (and the server's, when this client starts it). */
+  constructor(cli: TmuxCli, env: () => Record<string, string>) {
+    this.#cli = cli;
+    this.#env = env;
+  }
+
+  /**
+   * Runs a command sequence; `undefined` when no control client is available (nothing was sent:
+   * run it another way). Rejects when the client died with the command sent (its fate unknown).
+   */
+  async run(commands: string[][]): Promise<TmuxOutput | undefined> {
+    if (!(await this.#ready())) return undefined;
+    let stdout = "";
+    for (const command of commands) {
+      const out = await this.#send(controlLine(command));
+      stdout += out.stdout;
+      if (out.code !== 0) return { ...out, stdout };
+    }
+    return { code: 0, stdout, stderr: "" };
+  }
+
+  /** Ends the client and its session; later calls to {@linkcode run} return `undefined`. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const starting = this.#starting;
+    if (starting) await starting.catch(() => false);
+    await this.#stop();
+  }
+
+  #ready(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    if (this.#writer) return Promise.resolve(true);
+    if (performance.now() - this.#failedAt < RETRY_MS) return Promise.resolve(false);
+    return this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
+  }
+
+  async #start(): Promise<boolean> {
+    const watchdog = `while kill -0 ${Deno.pid} 2>/dev/null; do sleep 2; done`;
+    const args = [
+      ...(this.#cli.socket ? ["-L", this.#cli.socket] : []),
+      "-C",
+      "new-session",
+      "-s",
+      this.name,
+      "-x",
+      "80",
+      "-y",
+      "24",
+      "--",
+      "sh",
+      "-c",
+      watchdog,
+    ];
+    try {
+      this.#child = new Deno.Command("tmux", {
+        args,
+        env: this.#env(),
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+    } catch {
+      this.#failedAt = performance.now();
+      return false;
+    }
+    this.#attached = false;
+    this.#writer = this.#child.stdin.getWriter();
+    this.#reading = this.#read(this.#child.stdout);
+    // the new-session itself is answered first
+    const first = await this.#expect().catch(() => undefined);
+    if (first?.code === 0 && !this.#closed) return true;
+    this.#failedAt = performance.now();
+    await this.#stop();
+    return false;
+  }
+
+  #expect(): Promise<TmuxOutput> {
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  }
+
+  #send(line: string): Promise<TmuxOutput> {
+    const writer = this.#writer;
+    if (!writer) return Promise.reject(new Error("the tmux control client is gone"));
+    const answer = this.#expect();
+    writer.write(new TextEncoder().encode(`${line}\n`)).catch(() => {});
+    return answer;
+  }
+
+  async #read(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    let block: string[] | undefined;
+    let ours = false;
+    let rest = "";
+    try {
+      for await (const chunk of stdout.pipeThrough(new TextDecoderStream())) {
+        rest += chunk;
+        let nl: number;
+        while ((nl = rest.indexOf("\n")) >= 0) {
+          const line = rest.slice(0, nl);
+          rest = rest.slice(nl + 1);
+          if (line.startsWith("%begin ")) {
+            block = [];
+            // `%begin <time> <number> <flags>`: flags 1 = a command this client sent
+            ours = !this.#attached || line.split(" ")[3] === "1";
+            this.#attached = true;
+          } else if (block && (line.startsWith("%end ") || line.startsWith("%error "))) {
+            const ok = line.startsWith("%end ");
+            const text = block.join("\n");
+            block = undefined;
+            if (!ours) continue;
+            this.#waiters.shift()?.resolve({
+              code: ok ? 0 : 1,
+              stdout: ok && text ? `${text}\n` : "",
+              stderr: ok ? "" : text.trim(),
+            });
+          } else if (block) block.push(line);
+        }
+      }
+    } catch { /* the client went away: below */ }
+    this.#writer = undefined;
+    this.#failedAt = performance.now();
+    for (const w of this.#waiters.splice(0)) {
+      w.reject(new Error("the tmux control client exited with a command in flight"));
+    }
+  }
+
+  async #stop(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    this.#child = undefined;
+    const writer = this.#writer;
+    this.#writer = undefined;
+    // ending the session first: the client then exits on its own
+    await this.#sendOn(writer, `kill-session -t ${quoteWord(`=${this.name}`)}`);
+    await writer?.close().catch(() => {});
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await this.#reading;
+  }
+
+  async #sendOn(writer: WritableStreamDefaultWriter<Uint8Array> | undefined, line: string) {
+    if (!writer) return;
+    const answer = this.#expect();
+    await writer.write(new TextEncoder().encode(`${line}\n`)).catch(() => {});
+    // a killed session detaches its client: the answer may be the client's exit instead
+    await Promise.race([answer, this.#reading]).catch(() => {});
+  }
+}
