@@ -94,3 +94,15 @@ Deno.test("a process killed mid-write leaves the old file intact", {
   assert.equal(r.stdout, ""); // it died inside the write, before printing either outcome
   assert.equal(Deno.readTextFileSync(target), "old content");
 });
+
+Deno.test("durable: false writes the same way (atomic, mode kept), only without the disk flush", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  const dir = tempDir();
+  const path = join(dir, "s.json");
+  await writeFileAtomic(path, "one", { mode: 0o600 });
+  await writeFileAtomic(path, "two", { durable: false });
+  assert.equal(Deno.readTextFileSync(path), "two");
+  assert.equal(Deno.statSync(path).mode! & 0o777, 0o600);
+  assert.deepEqual(entries(dir), ["s.json"]);
+});

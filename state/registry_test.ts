@@ -65,3 +65,15 @@ Deno.test("a session written right after a lookup is seen by the next lookup", a
     assert.equal(await reg.live(ref), undefined, `closed ${n}`);
   }
 });
+
+Deno.test("a session file removed after a lookup is gone for the next one (its name was listed)", async () => {
+  const dir = join(Deno.makeTempDirSync(), "sessions");
+  const reg = new RegistryDir(dir);
+  const ref = "github:octo/repo#7";
+  await reg.write(record(ref, "active"));
+  assert.equal((await reg.live(ref))?.status, "active");
+  Deno.removeSync(join(dir, "github-octo-repo-7.json"));
+  assert.equal(await reg.get(ref), undefined);
+  await reg.write(record(ref, "paused"));
+  assert.equal((await reg.live(ref))?.status, "paused");
+});

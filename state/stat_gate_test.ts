@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { RECENT_MS, StatGate } from "./stat_gate.ts";
+import { DirListing, RECENT_MS, StatGate } from "./stat_gate.ts";
 
 Deno.test("the stat gate re-reads a recently edited file every time, a quiet one only on change", async () => {
   const dir = await Deno.makeTempDir();
@@ -20,4 +20,17 @@ Deno.test("the stat gate re-reads a recently edited file every time, a quiet one
   assert.equal(gate.due(), true, "an edit is seen");
   assert.equal(new StatGate(null).due(), false, "no file: nothing to reload");
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("DirListing.mayHave: a listed name is taken on trust, an unlisted one is looked for", () => {
+  const dir = Deno.makeTempDirSync();
+  const listing = new DirListing(dir);
+  assert.equal(listing.mayHave("a.json"), false);
+  Deno.writeTextFileSync(join(dir, "a.json"), "{}");
+  assert.equal(listing.mayHave("a.json"), true, "a new file is found");
+  Deno.removeSync(join(dir, "a.json"));
+  // still listed: the caller's read finds nothing and answers "none"; has() looks again
+  assert.equal(listing.mayHave("a.json"), true);
+  assert.equal(listing.has("a.json"), false);
+  assert.equal(listing.mayHave("a.json"), false);
 });
