@@ -49,7 +49,7 @@ export const WEBHOOK_EVENTS: Record<string, EventType> = {
   },
   "webhook.rejected": {
     description:
-      "A request was refused. Levels: invalid-signature, too-large and queue-full are warnings, invalid-payload and internal-error errors, not-found debug.",
+      "A request was refused. Levels: invalid-signature, too-large and queue-full are warnings, invalid-payload and internal-error errors, not-found debug. At most one record per reason per second (a flood of bad requests, or a full queue, cannot fill the log); the next one says how many were left out. Internal errors are always written.",
     level: "warning",
     fields: {
       reason:
@@ -57,6 +57,8 @@ export const WEBHOOK_EVENTS: Record<string, EventType> = {
       status: "number — the HTTP status answered",
       delivery_id: DELIVERY_ID,
       gh_event: GH_EVENT,
+      suppressed:
+        "number — refusals of this reason left out of the log since the previous record of it",
       detail: "string — invalid-payload: not JSON, or not a JSON object",
       max_bytes: "number — too-large: the cap",
       declared_bytes: "number | null — too-large: the `Content-Length`, when one was sent",

@@ -12,7 +12,8 @@
  * | POST to the path: routing queue full                 | 503    | `{"status":"busy"}` + `Retry-After` |
  * | anything else                                        | 404    | `{"status":"not found"}`      |
  *
- * Neither the secret nor the body is ever put in an event.
+ * Neither the secret nor the body is ever put in an event. Refusals are written at most once a
+ * second per reason (`_rejection_log.ts`), with a count of those left out.
  *
  * @module
  */
@@ -21,6 +22,7 @@ import type { IngressEvent } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES, readCapped } from "./body.ts";
 import { messageOf } from "../errors.ts";
 import type { SignatureVerifier } from "./signature.ts";
+import { RejectionLog } from "./_rejection_log.ts";
 
 /** What becomes of an accepted delivery: `false` when it could not be queued (503). */
 export type Accept = (event: IngressEvent, bytes: number) => boolean;
@@ -38,6 +40,8 @@ export interface HandlerOptions {
   maxBodyBytes?: number;
   /** The `Retry-After` seconds of a 503; default 30. */
   retryAfterSeconds?: number;
+  /** The clock (ms) of the refusal records' rate limit (`_rejection_log.ts`); for tests. */
+  now?: () => number;
 }
 
 /** Why a request was refused (`webhook.rejected`'s `reason`). */
@@ -86,6 +90,7 @@ function clip(value: string | null): string | null {
 export function createHandler(opts: HandlerOptions): (req: Request) => Promise<Response> {
   const max = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const retryAfter = String(opts.retryAfterSeconds ?? 30);
+  const rejections = new RejectionLog(opts.now);
 
   const reject = (
     req: Request,
@@ -94,13 +99,17 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     extra: Record<string, unknown> = {},
     headers: Record<string, string> = {},
   ): Response => {
-    opts.events.emit("webhook.rejected", {
-      reason,
-      status,
-      delivery_id: clip(req.headers.get("x-github-delivery")),
-      gh_event: clip(req.headers.get("x-github-event")),
-      ...extra,
-    }, { level: LEVELS[reason] });
+    const admitted = rejections.admit(reason);
+    if (admitted) {
+      opts.events.emit("webhook.rejected", {
+        reason,
+        status,
+        delivery_id: clip(req.headers.get("x-github-delivery")),
+        gh_event: clip(req.headers.get("x-github-event")),
+        suppressed: admitted.suppressed,
+        ...extra,
+      }, { level: LEVELS[reason] });
+    }
     return reply(status, headers);
   };
 

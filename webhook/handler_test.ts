@@ -10,11 +10,14 @@ async function setup(opts: Partial<HandlerOptions> & { secret?: string | null } 
   const sink = new MemorySink({ strict: true });
   const accepted: IngressEvent[] = [];
   const secret = opts.secret === undefined ? SECRET : opts.secret;
+  // a second passes between requests, so each refusal is written (see the rate-limit test)
+  let clock = 0;
   const handler = createHandler({
     path: "/gh-webhook",
     verifier: secret ? await SignatureVerifier.create(secret) : undefined,
     accept: (e) => (accepted.push(e), true),
     events: sink,
+    now: () => (clock += 1_000),
     ...opts,
   });
   const call = async (req: Request) => {
@@ -263,4 +266,44 @@ Deno.test("neither the secret nor the body ever reaches an event", async () => {
   assert.equal(sink.records.length, 3);
   assert.ok(!text.includes(SECRET), "the secret leaked");
   assert.ok(!text.includes(marker), "the body leaked");
+});
+
+Deno.test("a flood of refusals is written once a second per reason, with how many were left out", async () => {
+  let now = 0;
+  const { call, sink } = await setup({ now: () => now });
+  const bad = () => delivery(URL_, { secret: null, signature: "sha256=" + "0".repeat(64) });
+  for (let i = 0; i < 50; i++) assert.equal((await call(await bad())).status, 401);
+  // another reason has a window of its own
+  assert.equal((await call(new Request("http://h/elsewhere"))).status, 404);
+  let rejected = sink.ofType("webhook.rejected");
+  assert.deepEqual(rejected.map((r) => [r.reason, r.suppressed]), [
+    ["invalid-signature", 0],
+    ["not-found", 0],
+  ]);
+  now += 999;
+  assert.equal((await call(await bad())).status, 401);
+  assert.equal(sink.ofType("webhook.rejected").length, 2, "still inside the second");
+  now += 1;
+  assert.equal((await call(await bad())).status, 401);
+  rejected = sink.ofType("webhook.rejected");
+  assert.deepEqual(rejected.map((r) => [r.reason, r.suppressed]), [
+    ["invalid-signature", 0],
+    ["not-found", 0],
+    ["invalid-signature", 50],
+  ]);
+});
+
+Deno.test("internal errors are always written, however many", async () => {
+  const { call, sink } = await setup({
+    now: () => 0,
+    accept: () => {
+      throw new Error("boom");
+    },
+  });
+  for (let i = 0; i < 3; i++) assert.equal((await call(await delivery(URL_))).status, 500);
+  assert.deepEqual(sink.ofType("webhook.rejected").map((r) => r.reason), [
+    "internal-error",
+    "internal-error",
+    "internal-error",
+  ]);
 });
