@@ -23,6 +23,8 @@ import type { TmuxCli, TmuxOutput } from "./_tmux_cli.ts";
 
 /** How long a control client that could not be started is not asked for again. */
 export const RETRY_MS = 5_000;
+/** An answer later than this ends the client (its answers could no longer be matched). */
+export const ANSWER_TIMEOUT_MS = 15_000;
 
 let instances = 0;
 
@@ -98,6 +100,9 @@ export class TmuxControl {
 
   #ready(): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
+    // nothing is sent before the client's own new-session is answered: tmux reads a control
+    // client's input as soon as it attaches, so a line sent early could be answered first
+    if (this.#starting) return this.#starting;
     if (this.#writer) return Promise.resolve(true);
     if (performance.now() - this.#failedAt < RETRY_MS) return Promise.resolve(false);
     return this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
@@ -148,12 +153,27 @@ export class TmuxControl {
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
-  #send(line: string): Promise<TmuxOutput> {
+  async #send(line: string): Promise<TmuxOutput> {
     const writer = this.#writer;
-    if (!writer) return Promise.reject(new Error("the tmux control client is gone"));
+    if (!writer) throw new Error("the tmux control client is gone");
     const answer = this.#expect();
     writer.write(new TextEncoder().encode(`${line}\n`)).catch(() => {});
-    return answer;
+    // a missing answer would leave every later one matched to the wrong command: end the client
+    // (its waiters fail, the runner falls back to processes, a fresh client comes later)
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        try {
+          this.#child?.kill("SIGKILL");
+        } catch { /* already gone */ }
+        reject(new Error(`tmux did not answer within ${ANSWER_TIMEOUT_MS} ms`));
+      }, ANSWER_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async #read(stdout: ReadableStream<Uint8Array>): Promise<void> {
