@@ -110,6 +110,20 @@ function shellCases(nodes: Node[], complete: (words: string[]) => string): {
   return { paths, values: values.join("\n"), words: words.join("\n") };
 }
 
+/** The part both shells share: the command path from the words so far, then the cases. */
+function walk(c: ReturnType<typeof shellCases>): string {
+  return `    case "$cmdpath $w" in
+${c.paths.length ? `      ${c.paths}) cmdpath="$cmdpath $w" ;;\n` : ""}    esac
+  done
+  case "$cmdpath:$prev" in
+${c.values}
+  esac
+  case "$cmdpath" in
+${c.words}
+  esac
+}`;
+}
+
 function bash(nodes: Node[]): string {
   const c = shellCases(
     nodes,
@@ -123,16 +137,7 @@ _the_loop() {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case "$cmdpath $w" in
-${c.paths.length ? `      ${c.paths}) cmdpath="$cmdpath $w" ;;\n` : ""}    esac
-  done
-  case "$cmdpath:$prev" in
-${c.values}
-  esac
-  case "$cmdpath" in
-${c.words}
-  esac
-}
+${walk(c)}
 complete -F _the_loop the-loop
 `;
 }
@@ -146,16 +151,7 @@ _the_loop() {
   local w i cmdpath="" prev="\${words[CURRENT-1]}"
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
-    case "$cmdpath $w" in
-${c.paths.length ? `      ${c.paths}) cmdpath="$cmdpath $w" ;;\n` : ""}    esac
-  done
-  case "$cmdpath:$prev" in
-${c.values}
-  esac
-  case "$cmdpath" in
-${c.words}
-  esac
-}
+${walk(c)}
 compdef _the_loop the-loop
 `;
 }

@@ -11,6 +11,7 @@ import { MemorySink } from "../events/mod.ts";
 import { GitHubError, type GitHubIssue, type IssueRef } from "../github/mod.ts";
 import type { SessionLookup, SessionRecord } from "../state/registry.ts";
 import { parseWorkItem } from "../state/work_item.ts";
+import { DEFAULT_EVENTS } from "./policy.ts";
 import { Router } from "./router.ts";
 import type { IngressEvent, RouterGitHub, RoutingPolicy } from "./types.ts";
 
@@ -386,17 +387,7 @@ function record(ref: string): SessionRecord {
 
 /** The policy tests start from: alice and bob may steer; the default label; every event. */
 export const POLICY: RoutingPolicy = {
-  events: [
-    "issues",
-    "issue_comment",
-    "pull_request",
-    "pull_request_review",
-    "pull_request_review_comment",
-    "workflow_run",
-    "check_run",
-    "check_suite",
-    "status",
-  ],
+  events: [...DEFAULT_EVENTS],
   authorizedUsers: ["alice", "Bob"],
   autoExecuteLabel: LABEL,
 };

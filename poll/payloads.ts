@@ -126,21 +126,27 @@ export function entryEvent(ctx: ItemContext, entry: ThreadEntry): IngressEvent {
   };
 }
 
-/** The presence nudge: "this labelled item is armed and has no session". */
-export function presenceEvent(ctx: ItemContext, actor: string): IngressEvent {
+/**
+ * An item-level event as its webhook would carry it: `pull_request` for a pull request (its
+ * closing issues along), else `issues`.
+ */
+function itemEvent(
+  ctx: ItemContext,
+  o: { action: string; deliveryId: string; sender: unknown; pull?: GitHubPull; presence?: true },
+): IngressEvent {
   const repository = repositoryOf(ctx.repo, ctx.item);
-  const sender = { login: actor };
-  const deliveryId = `poll-presence-${ctx.item.ref}-${crypto.randomUUID()}`;
+  const { action, deliveryId, sender } = o;
+  const presence = o.presence ? { presence: true } : {};
   if (ctx.issue.pull_request !== undefined) {
     return {
       ghEvent: "pull_request",
       deliveryId,
       via: "poll",
-      presence: true,
+      ...presence,
       payload: {
-        action: "presence",
+        action,
         number: ctx.issue.number,
-        pull_request: pullPayload(ctx.issue, ctx.pull, ctx.head),
+        pull_request: pullPayload(ctx.issue, o.pull, ctx.head),
         repository,
         sender,
       },
@@ -151,36 +157,28 @@ export function presenceEvent(ctx: ItemContext, actor: string): IngressEvent {
     ghEvent: "issues",
     deliveryId,
     via: "poll",
-    presence: true,
-    payload: { action: "presence", issue: ctx.issue, repository, sender },
+    ...presence,
+    payload: { action, issue: ctx.issue, repository, sender },
   };
+}
+
+/** The presence nudge: "this labelled item is armed and has no session". */
+export function presenceEvent(ctx: ItemContext, actor: string): IngressEvent {
+  return itemEvent(ctx, {
+    action: "presence",
+    deliveryId: `poll-presence-${ctx.item.ref}-${crypto.randomUUID()}`,
+    sender: { login: actor },
+    pull: ctx.pull,
+    presence: true,
+  });
 }
 
 /** The close of an item, as the `closed` webhook would carry it. */
 export function closeEvent(ctx: ItemContext, state: "closed" | "merged"): IngressEvent {
-  const repository = repositoryOf(ctx.repo, ctx.item);
   const closedBy = (ctx.issue as { closed_by?: unknown }).closed_by;
-  const sender = closedBy ?? ctx.issue.user;
-  const deliveryId = `poll-close-${ctx.item.ref}-${state}`;
-  if (ctx.issue.pull_request !== undefined) {
-    return {
-      ghEvent: "pull_request",
-      deliveryId,
-      via: "poll",
-      payload: {
-        action: "closed",
-        number: ctx.issue.number,
-        pull_request: pullPayload(ctx.issue, undefined, ctx.head),
-        repository,
-        sender,
-      },
-      closingIssues: ctx.closing ?? [],
-    };
-  }
-  return {
-    ghEvent: "issues",
-    deliveryId,
-    via: "poll",
-    payload: { action: "closed", issue: ctx.issue, repository, sender },
-  };
+  return itemEvent(ctx, {
+    action: "closed",
+    deliveryId: `poll-close-${ctx.item.ref}-${state}`,
+    sender: closedBy ?? ctx.issue.user,
+  });
 }

@@ -7,20 +7,14 @@
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "../state/atomic.ts";
+import type { CycleCounts } from "./_cycle.ts";
 import type { CycleReport } from "./poller.ts";
 
 /** The status file's name under the state root. */
 export const STATUS_FILE = "poll-status.json";
 
 /** The last cycle's counts, as the status file holds them. */
-export interface LastCycle {
-  itemsSeen: number;
-  spawns: number;
-  commentsForwarded: number;
-  closures: number;
-  failures: number;
-  errors: number;
-  interrupted: boolean;
+export interface LastCycle extends Omit<CycleCounts, "complete"> {
   requests: number;
   notModified: number;
 }

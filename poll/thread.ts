@@ -80,6 +80,23 @@ export function isForwardableReview(r: GitHubReview): boolean {
     typeof r.submitted_at === "string";
 }
 
+/** A conversation or inline comment as a thread entry. */
+function commentEntry(
+  kind: "comment" | "review_comment",
+  c: GitHubComment | GitHubReviewComment,
+): ThreadEntry {
+  return {
+    kind,
+    nodeId: c.node_id,
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
+    author: c.user?.login ?? "",
+    body: c.body ?? "",
+    url: c.html_url,
+    raw: c,
+  };
+}
+
 /** Reads an item's thread (and, for a pull request, its head and closing issues). */
 export async function readThread(
   gh: PollGitHub,
@@ -92,16 +109,7 @@ export async function readThread(
   const stream = new Map<string, "comments" | "reviewComments">();
   const comments = await gh.listIssueComments(repo, n, { since: sinceParam(from.comments) });
   for (const c of comments) {
-    entries.push({
-      kind: "comment",
-      nodeId: c.node_id,
-      createdAt: c.created_at,
-      updatedAt: c.updated_at,
-      author: c.user?.login ?? "",
-      body: c.body ?? "",
-      url: c.html_url,
-      raw: c,
-    });
+    entries.push(commentEntry("comment", c));
     stream.set(c.node_id, "comments");
   }
   if (issue.pull_request === undefined) return { entries: mergeThread(entries), stream };
@@ -123,16 +131,7 @@ export async function readThread(
     since: sinceParam(from.reviewComments),
   });
   for (const c of inline) {
-    entries.push({
-      kind: "review_comment",
-      nodeId: c.node_id,
-      createdAt: c.created_at,
-      updatedAt: c.updated_at,
-      author: c.user?.login ?? "",
-      body: c.body ?? "",
-      url: c.html_url,
-      raw: c,
-    });
+    entries.push(commentEntry("review_comment", c));
     stream.set(c.node_id, "reviewComments");
   }
   const closing = await gh.closingIssues(repo, n);

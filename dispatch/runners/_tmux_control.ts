@@ -27,6 +27,7 @@ export const RETRY_MS = 5_000;
 export const ANSWER_TIMEOUT_MS = 15_000;
 
 let instances = 0;
+const ENC = new TextEncoder();
 
 /** `s` as one double-quoted tmux word that tmux reads back as exactly `s`. */
 export function quoteWord(s: string): string {
@@ -153,11 +154,17 @@ export class TmuxControl {
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
+  /** Writes one line and resolves with its answer (the answers come in the order of the lines). */
+  #ask(writer: WritableStreamDefaultWriter<Uint8Array>, line: string): Promise<TmuxOutput> {
+    const answer = this.#expect();
+    writer.write(ENC.encode(`${line}\n`)).catch(() => {});
+    return answer;
+  }
+
   async #send(line: string): Promise<TmuxOutput> {
     const writer = this.#writer;
     if (!writer) throw new Error("the tmux control client is gone");
-    const answer = this.#expect();
-    writer.write(new TextEncoder().encode(`${line}\n`)).catch(() => {});
+    const answer = this.#ask(writer, line);
     // a missing answer would leave every later one matched to the wrong command: end the client
     // (its waiters fail, the runner falls back to processes, a fresh client comes later)
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -219,21 +226,17 @@ export class TmuxControl {
     this.#child = undefined;
     const writer = this.#writer;
     this.#writer = undefined;
-    // ending the session first: the client then exits on its own
-    await this.#sendOn(writer, `kill-session -t ${quoteWord(`=${this.name}`)}`);
+    // ending the session first: the client then exits on its own (and a killed session detaches
+    // its client, so the answer may be the client's exit instead)
+    if (writer) {
+      const kill = this.#ask(writer, controlLine(["kill-session", "-t", `=${this.name}`]));
+      await Promise.race([kill, this.#reading]).catch(() => {});
+    }
     await writer?.close().catch(() => {});
     try {
       child.kill("SIGTERM");
     } catch { /* already gone */ }
     await child.status;
     await this.#reading;
-  }
-
-  async #sendOn(writer: WritableStreamDefaultWriter<Uint8Array> | undefined, line: string) {
-    if (!writer) return;
-    const answer = this.#expect();
-    await writer.write(new TextEncoder().encode(`${line}\n`)).catch(() => {});
-    // a killed session detaches its client: the answer may be the client's exit instead
-    await Promise.race([answer, this.#reading]).catch(() => {});
   }
 }
