@@ -77,6 +77,14 @@ export const WEBHOOK_EVENTS: Record<string, EventType> = {
       error: "string — what went wrong",
     },
   },
+  "webhook.failed": {
+    description:
+      "The receiver's HTTP thread died of an error it could not answer: no request is answered any more, and `gh-webhook start` stops (exit 1) so a supervisor restarts it.",
+    level: "error",
+    fields: {
+      error: "string — what went wrong",
+    },
+  },
   "webhook.stopped": {
     description:
       "The receiver stopped (SIGINT/SIGTERM, `gh-webhook stop`). A warning when something was left unfinished.",

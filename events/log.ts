@@ -1,13 +1,19 @@
 /**
- * The event log writer: one JSON object per line, appended with ONE `write` per record so
+ * The event log writer: one JSON object per line, appended with ONE `write` per batch so
  * several processes can share a log without tearing lines (O_APPEND makes each write land whole
- * at the end). The file is opened per record, so a rotated or deleted log is recreated, not
- * written into the void. A broken log never breaks the caller: it warns once and goes quiet.
+ * at the end). The file stays open; before each write the path is checked to still name it
+ * (one `stat`), so a rotated or deleted log is recreated, not written into the void. A broken log never breaks the caller: it warns once and goes quiet.
+ *
+ * Records are built at once (their `ts` is the moment of the emit) and written together when
+ * the code running now yields (a microtask): a daemon under load answers many requests in one
+ * turn of its event loop, and their records then cost one write instead of one each. Nothing
+ * waits on I/O before they are written, so a record is on disk before anything the emitter
+ * goes on to await — a record that must be there before the next synchronous step passes
+ * `{ flush: true }`, and {@linkcode EventLog.flush} and the process's exit write what is left.
  *
  * @module
  */
 import { messageOf } from "../errors.ts";
-import type { Level } from "./catalog.ts";
 import { buildRecord, type EventSink, type PendingEvent } from "./record.ts";
 
 /** Options for {@linkcode EventLog}. */
@@ -22,9 +28,28 @@ export interface EventLogOptions {
   warn?: (message: string) => void;
   /** Throw on an event type missing from the catalog (for tests). Default false. */
   strict?: boolean;
+  /**
+   * How long (ms) the open file is trusted to still be the log before the path is checked again
+   * (one `stat`): 0 (the default) checks before every write. A daemon under load passes a few
+   * milliseconds; records written in that time after a rotation go to the rotated file.
+   */
+  recheckMs?: number;
+  /** The clock of `recheckMs` (ms); for tests. */
+  now?: () => number;
 }
 
 const encoder = new TextEncoder();
+
+/** Options of {@linkcode EventLog.emit}: write now when `flush`. */
+type EmitOptions = Parameters<EventSink["emit"]>[2];
+
+/** Logs holding records not written yet: written at the process's exit (`unload`). */
+const UNFLUSHED = new Set<EventLog>();
+let exitHook = false;
+
+function flushAllAtExit(): void {
+  for (const log of [...UNFLUSHED]) log.flush();
+}
 
 function stderrWarn(message: string): void {
   try {
@@ -41,6 +66,12 @@ export class EventLog implements EventSink {
   readonly #strict: boolean;
   #warned = false;
   #dirReady = false;
+  #pending = "";
+  #file: Deno.FsFile | undefined;
+  readonly #recheckMs: number;
+  readonly #now: () => number;
+  #checkedAt = -Infinity;
+  #id: { ino: number | null; dev: number } = { ino: null, dev: 0 };
 
   constructor(opts: EventLogOptions) {
     this.path = opts.path;
@@ -48,13 +79,16 @@ export class EventLog implements EventSink {
     this.#enabled = opts.enabled ?? true;
     this.#warn = opts.warn ?? stderrWarn;
     this.#strict = opts.strict ?? false;
+    this.#recheckMs = opts.recheckMs ?? 0;
+    this.#now = opts.now ?? (() => performance.now());
   }
 
-  emit(event: string, fields?: Record<string, unknown>, opts?: { level?: Level }): void {
+  emit(event: string, fields?: Record<string, unknown>, opts?: EmitOptions): void {
     this.emitBatch([{ event, fields, level: opts?.level }]);
+    if (opts?.flush) this.flush();
   }
 
-  /** Appends several records with ONE write: whole lines, in order, one system call. */
+  /** Appends several records, whole lines in order, with the next write. */
   emitBatch(events: readonly PendingEvent[]): void {
     if (!this.#enabled || events.length === 0) return;
     let text = "";
@@ -68,6 +102,23 @@ export class EventLog implements EventSink {
       });
       text += JSON.stringify(record) + "\n";
     }
+    if (this.#pending === "") {
+      if (!exitHook) {
+        exitHook = true;
+        globalThis.addEventListener("unload", flushAllAtExit);
+      }
+      UNFLUSHED.add(this);
+      queueMicrotask(() => this.flush());
+    }
+    this.#pending += text;
+  }
+
+  /** Writes the records not written yet (one write); nothing when there are none. */
+  flush(): void {
+    const text = this.#pending;
+    if (text === "") return;
+    this.#pending = "";
+    UNFLUSHED.delete(this);
     try {
       this.#append(encoder.encode(text));
     } catch (error) {
@@ -83,7 +134,31 @@ export class EventLog implements EventSink {
     }
   }
 
-  #append(line: Uint8Array, retried = false): void {
+  /** Closes the file (the next write opens it again). */
+  close(): void {
+    this.flush();
+    this.#file?.close();
+    this.#file = undefined;
+  }
+
+  /**
+   * The open log file, opened again when the path no longer names it (rotated away or deleted:
+   * its device and inode changed or it is gone), so records never go into the void.
+   */
+  #open(retried = false): Deno.FsFile {
+    if (this.#file) {
+      const now = this.#now();
+      if (this.#recheckMs > 0 && now - this.#checkedAt < this.#recheckMs) return this.#file;
+      this.#checkedAt = now;
+      let same = false;
+      try {
+        const now = Deno.statSync(this.path);
+        same = now.ino === this.#id.ino && now.dev === this.#id.dev;
+      } catch { /* gone: opened again below */ }
+      if (same) return this.#file;
+      this.#file.close();
+      this.#file = undefined;
+    }
     if (!this.#dirReady) {
       const dir = this.path.replace(/[\\/][^\\/]*$/, "");
       if (dir && dir !== this.path) Deno.mkdirSync(dir, { recursive: true });
@@ -95,14 +170,31 @@ export class EventLog implements EventSink {
     } catch (error) {
       if (retried || !(error instanceof Deno.errors.NotFound)) throw error;
       this.#dirReady = false; // the directory went away: recreate it and retry once
-      return this.#append(line, true);
+      return this.#open(true);
     }
     try {
-      // One write(2) for the whole line; a short write (disk full, a signal) is finished off.
+      const { ino, dev } = file.statSync();
+      this.#id = { ino, dev };
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    this.#checkedAt = this.#now();
+    return this.#file = file;
+  }
+
+  #append(line: Uint8Array): void {
+    const file = this.#open();
+    try {
+      // One write(2) for the whole batch; a short write (disk full, a signal) is finished off.
       let rest = line.subarray(file.writeSync(line));
       while (rest.length > 0) rest = rest.subarray(file.writeSync(rest));
-    } finally {
-      file.close();
+    } catch (error) {
+      this.#file = undefined;
+      try {
+        file.close();
+      } catch { /* already unusable */ }
+      throw error;
     }
   }
 }

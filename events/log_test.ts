@@ -7,13 +7,15 @@ function readRecords(path: string): Record<string, unknown>[] {
   return Deno.readTextFileSync(path).split("\n").filter((l) => l).map((l) => JSON.parse(l));
 }
 
-Deno.test("EventLog appends one JSON line per emit with the common fields", () => {
+Deno.test("EventLog appends one JSON line per emit with the common fields", async () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/deep/er/events.jsonl`; // the parent directories do not exist yet
   const log = new EventLog({ path, source: "hooks" });
   log.emit("hooks.loaded", { count: 2, names: ["a", "b"] });
   log.emit("hooks.failed", { hook: "a", error: "boom" }, { level: "warning" });
   log.emit("hooks.loaded", { event: "spoof", level: "debug", pid: 1, ts: "x", source: "y" });
+  assert.throws(() => Deno.statSync(path), Deno.errors.NotFound); // not before this code yields
+  await Promise.resolve();
   const text = Deno.readTextFileSync(path);
   assert.ok(text.endsWith("\n"));
   const [a, b, c] = readRecords(path);
@@ -51,7 +53,7 @@ Deno.test("an unwritable log warns once, then stays quiet, and never throws", ()
   const warnings: string[] = [];
   // the path is a directory: opening it for append fails (even as root)
   const log = new EventLog({ path: dir, source: "cli", warn: (m) => warnings.push(m) });
-  for (let i = 0; i < 3; i++) log.emit("hooks.loaded", { count: i, names: [] });
+  for (let i = 0; i < 3; i++) log.emit("hooks.loaded", { count: i, names: [] }, { flush: true });
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], new RegExp(`cannot write the event log ${dir}`));
   // a parent that is a file: creating the directory fails
@@ -61,8 +63,8 @@ Deno.test("an unwritable log warns once, then stays quiet, and never throws", ()
     source: "cli",
     warn: (m) => warnings.push(m),
   });
-  log2.emit("hooks.loaded", { count: 1, names: [] });
-  log2.emit("hooks.loaded", { count: 2, names: [] });
+  log2.emit("hooks.loaded", { count: 1, names: [] }, { flush: true });
+  log2.emit("hooks.loaded", { count: 2, names: [] }, { flush: true });
   assert.equal(warnings.length, 2);
   // a warn callback that throws does not break the caller either
   const log3 = new EventLog({
@@ -72,19 +74,72 @@ Deno.test("an unwritable log warns once, then stays quiet, and never throws", ()
       throw new Error("x");
     },
   });
-  log3.emit("hooks.loaded", { count: 1, names: [] });
+  log3.emit("hooks.loaded", { count: 1, names: [] }, { flush: true });
 });
 
-Deno.test("a log deleted between emits is recreated (rotation), directory included", () => {
+Deno.test("a log rotated or deleted between writes is recreated, directory included", () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/logs/events.jsonl`;
   const log = new EventLog({ path, source: "cli" });
-  log.emit("hooks.loaded", { count: 1, names: [] });
+  log.emit("hooks.loaded", { count: 1, names: [] }, { flush: true });
   Deno.renameSync(path, `${path}.1`);
-  log.emit("hooks.loaded", { count: 2, names: [] });
+  log.emit("hooks.loaded", { count: 2, names: [] }, { flush: true });
+  assert.deepEqual(readRecords(`${path}.1`).map((r) => r.count), [1]);
+  assert.deepEqual(readRecords(path).map((r) => r.count), [2]);
   Deno.removeSync(`${dir}/logs`, { recursive: true });
-  log.emit("hooks.loaded", { count: 3, names: [] });
+  log.emit("hooks.loaded", { count: 3, names: [] }, { flush: true });
   assert.deepEqual(readRecords(path).map((r) => r.count), [3]);
+  log.close();
+});
+
+Deno.test("with recheckMs the open file is trusted that long, then the path is checked again", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  let now = 0;
+  const log = new EventLog({ path, source: "cli", recheckMs: 20, now: () => now });
+  log.emit("hooks.loaded", { count: 1, names: [] }, { flush: true });
+  Deno.renameSync(path, `${path}.1`);
+  now = 19; // within the window: still written to the file it has open (the rotated one)
+  log.emit("hooks.loaded", { count: 2, names: [] }, { flush: true });
+  now = 40; // past it: the path is looked at, and a new file made
+  log.emit("hooks.loaded", { count: 3, names: [] }, { flush: true });
+  assert.deepEqual(readRecords(`${path}.1`).map((r) => r.count), [1, 2]);
+  assert.deepEqual(readRecords(path).map((r) => r.count), [3]);
+  log.close();
+});
+
+Deno.test("records are written when the code yields; flush: true and flush() write at once", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const log = new EventLog({ path, source: "cli" });
+  log.emit("hooks.loaded", { count: 1, names: [] });
+  log.emit("hooks.loaded", { count: 2, names: [] }, { flush: true }); // with the one before it
+  assert.deepEqual(readRecords(path).map((r) => r.count), [1, 2]);
+  log.emit("hooks.loaded", { count: 3, names: [] });
+  assert.deepEqual(readRecords(path).map((r) => r.count), [1, 2]);
+  log.flush();
+  assert.deepEqual(readRecords(path).map((r) => r.count), [1, 2, 3]);
+  log.emit("hooks.loaded", { count: 4, names: [] });
+  await Promise.resolve();
+  assert.deepEqual(readRecords(path).map((r) => r.count), [1, 2, 3, 4]);
+  log.close();
+});
+
+Deno.test("records not yet written when the process calls Deno.exit are written at exit", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const mod = JSON.stringify(new URL("./mod.ts", import.meta.url).href);
+  const code = `import { EventLog } from ${mod};
+const log = new EventLog({ path: ${JSON.stringify(path)}, source: "cli" });
+log.emit("hooks.loaded", { count: 7, names: [] });
+Deno.exit(3);`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-prompt", code],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 3, new TextDecoder().decode(out.stderr));
+  assert.deepEqual(readRecords(path).map((r) => r.count), [7]);
 });
 
 Deno.test("EventLog strict: an uncatalogued type throws; not strict it is written as info", () => {
@@ -95,7 +150,7 @@ Deno.test("EventLog strict: an uncatalogued type throws; not strict it is writte
     () => new EventLog({ path, source: "cli", strict: true }).emit(uncatalogued),
     /'no_such\.type' is not in the catalog/,
   );
-  new EventLog({ path, source: "cli" }).emit(uncatalogued);
+  new EventLog({ path, source: "cli" }).emit(uncatalogued, {}, { flush: true });
   assert.deepEqual(readRecords(path).map((r) => [r.event, r.level]), [[uncatalogued, "info"]]);
 });
 
@@ -133,7 +188,7 @@ Deno.test("4 processes × 2000 records append concurrently: every line whole, no
   for (const s of seen) assert.equal(s.size, count);
 });
 
-Deno.test("emitBatch appends every record, in order, with one write", () => {
+Deno.test("the records of one turn, emitBatch's included, are written in order with one write", () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/events.jsonl`;
   const log = new EventLog({ path, source: "hooks" });
@@ -156,6 +211,7 @@ Deno.test("emitBatch appends every record, in order, with one write", () => {
       { event: "hooks.decided", fields: { hook: "a", changed: ["prompt"] } },
       { event: "hooks.ran", fields: { hook: "b" }, level: "warning" },
     ]);
+    log.flush();
   } finally {
     Deno.openSync = open;
   }

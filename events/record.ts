@@ -25,9 +25,18 @@ export interface PendingEvent {
   level?: Level;
 }
 
-/** Where events go. `emit` never throws (except a strict test sink on an uncatalogued type). */
+/**
+ * Where events go. `emit` never throws (except a strict test sink on an uncatalogued type).
+ * `flush: true` asks a sink that writes records in batches (the event log) to write this one,
+ * and those before it, now: for a record that must be on disk before the emitter's next
+ * synchronous step.
+ */
 export interface EventSink {
-  emit(event: string, fields?: Record<string, unknown>, opts?: { level?: Level }): void;
+  emit(
+    event: string,
+    fields?: Record<string, unknown>,
+    opts?: { level?: Level; flush?: boolean },
+  ): void;
   /**
    * Emits several events at once, in order. Optional: a sink without it gets one `emit` each.
    * The event log writes them with one `write`, so a burst (a hook chain's records) costs one

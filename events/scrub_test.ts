@@ -91,7 +91,7 @@ Deno.test("secrets never reach the log file nor a MemorySink", () => {
   assert.equal(JSON.stringify(sink.records).includes(secret), false);
   assert.equal(sink.records[0].tokenEnv, "GH");
   const path = `${Deno.makeTempDirSync()}/events.jsonl`;
-  new EventLog({ path, source: "cli" }).emit("hooks.failed", fields);
+  new EventLog({ path, source: "cli" }).emit("hooks.failed", fields, { flush: true });
   const text = Deno.readTextFileSync(path);
   assert.equal(text.includes(secret), false);
   assert.match(text, /"password":"\[redacted\]"/);

@@ -192,7 +192,7 @@ async function handOver(
   const id = entry.nodeId;
   const wasInFlight = rec.inFlight.includes(id);
   if (wasInFlight) {
-    s.events.emit("poll.redelivering", { work_item: ref, comment: id });
+    s.events.emit("poll.redelivering", { work_item: ref, comment: id }, { flush: true });
   } else {
     rec.inFlight.push(id);
     s.ledger.touch();

@@ -162,3 +162,21 @@ Deno.test("github/ imports only the ground it needs: events, state, errors, vers
     .map((e) => `${e.from} imports ${e.to}`);
   assert.deepEqual(violations, []);
 });
+
+Deno.test("every worker module started from a file URL is embedded by `deno task compile`", async () => {
+  // `deno compile` embeds a worker's module only when --include names it (docs: compile, Workers)
+  const task = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks.compile as string;
+  const workers: string[] = [];
+  for await (const file of sources(ROOT)) {
+    if (file.endsWith("_test.ts") || file.includes("/testdata/")) continue;
+    const text = await Deno.readTextFile(join(ROOT, file));
+    if (!text.includes("new Worker(")) continue;
+    for (
+      const m of text.matchAll(/new URL\(\s*"(\.{1,2}\/[^"]+\.ts)",\s*import\.meta\.url\s*\)/g)
+    ) {
+      workers.push(relative(ROOT, resolve(ROOT, dirname(file), m[1])));
+    }
+  }
+  assert.ok(workers.includes("webhook/_intake_worker.ts"), `found: ${workers.join(", ")}`);
+  for (const w of workers) assert.ok(task.includes(`--include ${w} `), `${w} is not --include'd`);
+});

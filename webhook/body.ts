@@ -26,6 +26,8 @@ export async function readCapped(req: Request, max: number): Promise<CappedBody>
     return { ok: false, reason: "too-large", declared };
   }
   if (!req.body) return { ok: true, bytes: new Uint8Array(0) };
+  // a declared length within the cap bounds the body (the server reads no more than it): one read
+  if (declared !== undefined) return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   const reader = req.body.getReader();
   // the declared length (within the cap) sizes the buffer at once; otherwise it doubles
   let buf = new Uint8Array(declared ?? 16 * 1024);

@@ -24,8 +24,11 @@ import { messageOf } from "../errors.ts";
 import type { SignatureVerifier } from "./signature.ts";
 import { RejectionLog } from "./_rejection_log.ts";
 
-/** What becomes of an accepted delivery: `false` when it could not be queued (503). */
-export type Accept = (event: IngressEvent, bytes: number) => boolean;
+/**
+ * What becomes of an accepted delivery: `false` when it could not be queued (503). `body` is the
+ * raw body the payload was parsed from; the accepter may keep it (or hand it to another thread).
+ */
+export type Accept = (event: IngressEvent, body: Uint8Array<ArrayBuffer>) => boolean;
 
 /** Options of {@linkcode createHandler}. */
 export interface HandlerOptions {
@@ -145,7 +148,8 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     const deliveryId = req.headers.get("x-github-delivery") || `local-${crypto.randomUUID()}`;
     const record = payload as Record<string, unknown>;
     const event: IngressEvent = { ghEvent, deliveryId, via: "gh-webhook", payload: record };
-    if (!opts.accept(event, body.bytes.length)) {
+    const bytes = body.bytes.length; // before the accepter may hand the buffer away
+    if (!opts.accept(event, body.bytes)) {
       return reject(req, "queue-full", 503, {}, { "retry-after": retryAfter });
     }
     opts.events.emit("webhook.received", {
@@ -153,7 +157,7 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
       action: typeof record.action === "string" ? record.action : "",
       delivery_id: clip(deliveryId),
       verified,
-      bytes: body.bytes.length,
+      bytes,
     });
     return reply(202);
   };

@@ -1,9 +1,16 @@
 /**
  * The webhook receiver: the HTTP server, the handler and the routing queue put together.
- * Accepting is decoupled from routing: a delivery is answered 202 once it is verified, parsed
- * and queued, and the queue's workers hand it to the {@linkcode RouteSink} in the background,
- * so a slow route never delays an answer and a route that throws never takes the server down
- * (`webhook.route_failed`).
+ * Accepting is decoupled from routing twice over:
+ *
+ * - in time: a delivery is answered 202 once it is verified, parsed and queued, and the queue's
+ *   workers hand it to the {@linkcode RouteSink} in the background, so a slow route never delays
+ *   an answer and a route that throws never takes the server down (`webhook.route_failed`);
+ * - in threads: the HTTP server, the body cap, the signature check and the JSON check run in a
+ *   worker of their own (`_intake_worker.ts`), which transfers each accepted body here; this
+ *   thread parses it again and routes it. Under load, answering and routing use two cores.
+ *
+ * The queue's bounds are kept by the worker (it answers 503 when they are reached): it counts
+ * the deliveries it accepted, this thread counts down those whose routing ended.
  *
  * ```ts
  * const receiver = await Receiver.start({ hostname: "127.0.0.1", port: 0, path: "/gh-webhook",
@@ -18,10 +25,15 @@ import { messageOf } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
 import type { IngressEvent, RouteSink } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
-import { createHandler } from "./handler.ts";
-import { RouteQueue, type RouteQueueOptions } from "./queue.ts";
-import { WebhookServer } from "./server.ts";
-import { SignatureVerifier } from "./signature.ts";
+import { IntakeThread } from "./_intake.ts";
+import type { IntakeDelivery } from "./_intake_protocol.ts";
+import {
+  DEFAULT_QUEUE_BYTES,
+  DEFAULT_QUEUE_JOBS,
+  DEFAULT_QUEUE_WORKERS,
+  RouteQueue,
+  type RouteQueueOptions,
+} from "./queue.ts";
 
 /** Options of {@linkcode Receiver.start}. */
 export interface ReceiverOptions {
@@ -38,8 +50,20 @@ export interface ReceiverOptions {
   /** Default {@linkcode MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
   /** The routing queue's bounds (see `queue.ts` for the defaults). */
-  queue?: Pick<RouteQueueOptions<IngressEvent>, "maxJobs" | "maxBytes" | "workers">;
+  queue?: Pick<RouteQueueOptions<Job>, "maxJobs" | "maxBytes" | "workers">;
+  /** Told when the receiver's HTTP worker died of an error (it no longer answers). */
+  onDeath?: (message: string) => void;
+  /** The intake worker's module; for tests. */
+  intakeUrl?: URL;
 }
+
+/** One delivery on its way to the route. */
+interface Job {
+  event: IngressEvent;
+  bytes: number;
+}
+
+const decoder = new TextDecoder();
 
 /** What {@linkcode Receiver.stop} did. */
 export interface StopReport {
@@ -53,52 +77,97 @@ export interface StopReport {
 
 /** A running receiver. */
 export class Receiver {
-  readonly #server: WebhookServer;
-  readonly #queue: RouteQueue<IngressEvent>;
+  readonly #intake: IntakeThread;
+  readonly #queue: RouteQueue<Job>;
   readonly #events: EventSink;
   readonly #path: string;
 
   private constructor(
-    server: WebhookServer,
-    queue: RouteQueue<IngressEvent>,
+    intake: IntakeThread,
+    queue: RouteQueue<Job>,
     events: EventSink,
     path: string,
   ) {
-    this.#server = server;
+    this.#intake = intake;
     this.#queue = queue;
     this.#events = events;
     this.#path = path;
   }
 
-  /** Binds and starts serving; emits `webhook.started`. */
+  /** Binds and starts serving; emits `webhook.started`. Rejects with the bind error. */
   static async start(opts: ReceiverOptions): Promise<Receiver> {
-    const verifier = opts.secret ? await SignatureVerifier.create(opts.secret) : undefined;
     const sink = opts.sink;
-    const queue = new RouteQueue<IngressEvent>({
-      ...opts.queue,
-      run: async (event, signal) => {
-        await sink?.route(event, { signal });
+    const bounds = {
+      maxJobs: opts.queue?.maxJobs ?? DEFAULT_QUEUE_JOBS,
+      maxBytes: opts.queue?.maxBytes ?? DEFAULT_QUEUE_BYTES,
+      workers: opts.queue?.workers ?? DEFAULT_QUEUE_WORKERS,
+    };
+    // deliveries arrive only once the intake is started, so `intake` is set by then
+    let intake: IntakeThread | undefined = undefined;
+    const queue = new RouteQueue<Job>({
+      // the worker keeps the bounds; this queue takes whatever it was given
+      maxJobs: Infinity,
+      maxBytes: Infinity,
+      workers: bounds.workers,
+      run: async (job, signal) => {
+        try {
+          await sink?.route(job.event, { signal });
+        } finally {
+          intake?.release(job.bytes);
+        }
       },
-      onError: (event, error) => {
+      onError: (job, error) => {
         opts.events.emit("webhook.route_failed", {
-          gh_event: event.ghEvent.slice(0, 128),
-          delivery_id: event.deliveryId.slice(0, 128),
+          gh_event: job.event.ghEvent.slice(0, 128),
+          delivery_id: job.event.deliveryId.slice(0, 128),
           error: messageOf(error),
         });
       },
     });
-    const handler = createHandler({
+    const onDelivery = (d: IntakeDelivery): void => {
+      let payload: Record<string, unknown>;
+      try {
+        // the worker checked it is a JSON object; parsing it again here costs less than copying
+        payload = JSON.parse(decoder.decode(d.body));
+      } catch (error) {
+        intake?.release(d.body.length);
+        return opts.events.emit("webhook.route_failed", {
+          gh_event: d.ghEvent.slice(0, 128),
+          delivery_id: d.deliveryId.slice(0, 128),
+          error: messageOf(error),
+        });
+      }
+      const event: IngressEvent = {
+        ghEvent: d.ghEvent,
+        deliveryId: d.deliveryId,
+        via: "gh-webhook",
+        payload,
+      };
+      queue.offer({ event, bytes: d.body.length }, d.body.length);
+    };
+    const verified = Boolean(opts.secret);
+    intake = await IntakeThread.start({
+      hostname: opts.hostname,
+      port: opts.port,
       path: opts.path,
-      verifier,
+      secret: opts.secret || undefined,
+      maxBodyBytes: opts.maxBodyBytes ?? MAX_BODY_BYTES,
+      route: sink !== undefined,
+      // waiting + running: the queue's bound on waiting jobs plus its workers
+      maxJobs: bounds.maxJobs + bounds.workers,
+      maxBytes: Math.min(bounds.maxBytes, 2 ** 31 - 1),
+      onDelivery,
       events: opts.events,
-      maxBodyBytes: opts.maxBodyBytes,
-      accept: sink ? (event, bytes) => queue.offer(event, bytes) : () => true,
+      workerUrl: opts.intakeUrl,
+      onDeath: (message) => {
+        opts.events.emit("webhook.failed", { error: message });
+        opts.onDeath?.(message);
+      },
     });
-    const server = WebhookServer.start({ hostname: opts.hostname, port: opts.port, handler });
-    const receiver = new Receiver(server, queue, opts.events, opts.path);
+    const receiver = new Receiver(intake, queue, opts.events, opts.path);
     opts.events.emit("webhook.started", {
       url: receiver.url,
-      verified: verifier !== undefined,
+      verified,
       routing: sink !== undefined,
       max_body_bytes: opts.maxBodyBytes ?? MAX_BODY_BYTES,
     });
@@ -107,12 +176,12 @@ export class Receiver {
 
   /** The bound address. */
   get addr(): Deno.NetAddr {
-    return this.#server.addr;
+    return this.#intake.addr;
   }
 
   /** The delivery URL, e.g. `http://127.0.0.1:8787/gh-webhook`. */
   get url(): string {
-    const { hostname, port } = this.#server.addr;
+    const { hostname, port } = this.#intake.addr;
     const host = hostname.includes(":") ? `[${hostname}]` : hostname;
     return `http://${host}:${port}${this.#path}`;
   }
@@ -123,12 +192,12 @@ export class Receiver {
    */
   async stop(opts: { graceMs: number }): Promise<StopReport> {
     const deadline = Date.now() + opts.graceMs;
-    const requestsFinished = await this.#server.shutdown({ graceMs: opts.graceMs });
+    const requestsFinished = await this.#intake.stop({ graceMs: opts.graceMs });
     const closed = await this.#queue.close({ timeoutMs: Math.max(0, deadline - Date.now()) });
     const report: StopReport = {
       requestsFinished,
       routed: closed.finished,
-      handedBack: closed.handedBack.map((e) => e.deliveryId),
+      handedBack: closed.handedBack.map((j) => j.event.deliveryId),
     };
     this.#events.emit("webhook.stopped", {
       requests_finished: requestsFinished,

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { MemorySink } from "../events/mod.ts";
-import { Receiver } from "./mod.ts";
+import { Receiver, type ReceiverOptions } from "./mod.ts";
 import { deferred, delivery, RecordingSink, SECRET } from "./_test_utils.ts";
 
-async function start(sink = new RecordingSink()) {
+async function start(sink = new RecordingSink(), queue?: ReceiverOptions["queue"]) {
   const events = new MemorySink({ strict: true });
   const receiver = await Receiver.start({
     hostname: "127.0.0.1",
@@ -12,6 +12,7 @@ async function start(sink = new RecordingSink()) {
     secret: SECRET,
     sink,
     events,
+    queue,
   });
   const post = async (opts: Parameters<typeof delivery>[1] = {}) => {
     const res = await fetch(await delivery(receiver.url, opts));
@@ -149,4 +150,66 @@ Deno.test("a 30 MB chunked body over HTTP is refused, and the receiver carries o
   } finally {
     await receiver.stop({ graceMs: 1000 });
   }
+});
+
+Deno.test("the queue's bounds hold across the threads: 503 when full, room again once routed", async () => {
+  const sink = new RecordingSink();
+  const gate = deferred();
+  sink.gate = gate.promise;
+  // one delivery routing, one waiting: the third is refused at once, with Retry-After
+  const { receiver, events, post } = await start(sink, { workers: 1, maxJobs: 1 });
+  try {
+    assert.equal((await post({ deliveryId: "d1" })).status, 202);
+    assert.equal((await post({ deliveryId: "d2" })).status, 202);
+    const res = await fetch(await delivery(receiver.url, { deliveryId: "d3" }));
+    assert.deepEqual([res.status, res.headers.get("retry-after")], [503, "30"]);
+    await res.body?.cancel();
+    gate.resolve();
+    await sink.until(2);
+    assert.equal((await post({ deliveryId: "d4" })).status, 202, "routed deliveries free room");
+    await sink.until(3);
+    assert.deepEqual(sink.routed.map((e) => e.deliveryId), ["d1", "d2", "d4"]);
+    const [busy] = events.ofType("webhook.rejected");
+    assert.deepEqual([busy.reason, busy.delivery_id], ["queue-full", "d3"]);
+    // the records of the intake thread arrive in order, each accepted delivery's before its route
+    assert.deepEqual(events.ofType("webhook.received").map((r) => r.delivery_id), [
+      "d1",
+      "d2",
+      "d4",
+    ]);
+  } finally {
+    await receiver.stop({ graceMs: 1000 });
+  }
+});
+
+Deno.test("the queue's byte bound: a body that would pass it waits for room (503)", async () => {
+  const sink = new RecordingSink();
+  const gate = deferred();
+  sink.gate = gate.promise;
+  const { receiver, post } = await start(sink, { workers: 1, maxBytes: 1000 });
+  try {
+    const big = { action: "created", text: "x".repeat(700) };
+    assert.equal((await post({ deliveryId: "a", payload: big })).status, 202, "alone: let through");
+    assert.equal((await post({ deliveryId: "b", payload: big })).status, 503);
+    assert.equal((await post({ deliveryId: "c" })).status, 202, "a small one still fits");
+    gate.resolve();
+    await sink.until(2);
+    assert.equal((await post({ deliveryId: "d", payload: big })).status, 202);
+    await sink.until(3);
+  } finally {
+    await receiver.stop({ graceMs: 1000 });
+  }
+});
+
+Deno.test("a port in use rejects with the bind error's own class", async () => {
+  using held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  await assert.rejects(
+    Receiver.start({
+      hostname: "127.0.0.1",
+      port: held.addr.port,
+      path: "/gh-webhook",
+      events: new MemorySink(),
+    }),
+    Deno.errors.AddrInUse,
+  );
 });

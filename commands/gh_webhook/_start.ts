@@ -7,10 +7,9 @@
 import type { LoadedConfig } from "../../config/mod.ts";
 import { ConfigReloader } from "../../daemon/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
-import { EventLog } from "../../events/mod.ts";
 import { Receiver } from "../../webhook/mod.ts";
 import { loadCliConfig } from "../_config.ts";
-import { lockOrRefuse, pathFlag } from "../_daemon.ts";
+import { lockOrRefuse, openDaemonLog, pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { openRouting, type Routing } from "./_routing.ts";
 
@@ -64,11 +63,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   const loaded = await loadCliConfig(ctx);
   const { config } = loaded;
   const settings = settingsOf(flags, loaded, ctx.cwd);
-  const events = new EventLog({
-    path: config.eventLog.path,
-    source: "gh-webhook",
-    enabled: config.eventLog.enabled,
-  });
+  const events = openDaemonLog(config, "gh-webhook");
   const lock = await lockOrRefuse(settings.pidfile, {
     what: "gh-webhook",
     stop: "the-loop gh-webhook stop",
@@ -78,6 +73,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   const shutdown = new AbortController();
   let routing: Routing | undefined;
   let receiver: Receiver;
+  let died!: (message: string) => void;
+  const death = new Promise<string>((resolve) => (died = resolve));
   try {
     if (settings.route) {
       const reloader = new ConfigReloader({
@@ -114,6 +111,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
         secret,
         sink: routing?.sink,
         events,
+        onDeath: died,
       });
     } catch (error) {
       throw new Error(
@@ -128,7 +126,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   }
   if (!settings.route) warn(ctx, "--no-route: deliveries are accepted and logged, not routed");
   println(ctx, `gh-webhook: listening on ${receiver.url} (pid ${Deno.pid})`);
-  await interrupted;
+  // a receiver whose HTTP thread died answers nothing: stop, and fail so a supervisor restarts it
+  const dead = await Promise.race([interrupted.then(() => undefined), death]);
   const report = await receiver.stop({ graceMs: DRAIN_MS });
   shutdown.abort();
   await routing?.close().catch(() => {});
@@ -139,6 +138,9 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
       `${report.handedBack.length} accepted deliveries were not routed before the deadline; ` +
         `redeliver them from the webhook's Recent Deliveries: ${report.handedBack.join(", ")}`,
     );
+  }
+  if (dead !== undefined) {
+    throw new Error(`the receiver's HTTP thread died (${dead}); it stopped — start it again`);
   }
   println(ctx, "gh-webhook: stopped");
 }

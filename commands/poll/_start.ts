@@ -7,7 +7,7 @@
 import { ConfigReloader } from "../../daemon/mod.ts";
 import { parseControl } from "../../dispatch/mod.ts";
 import { UsageError } from "../../errors.ts";
-import { EventLog, type EventSink } from "../../events/mod.ts";
+import type { EventSink } from "../../events/mod.ts";
 import { ghProgramFromConfig, resolveToken } from "../../github/mod.ts";
 import { openIngress } from "../../ingress/mod.ts";
 import {
@@ -19,7 +19,7 @@ import {
   settingsFromConfig,
 } from "../../poll/mod.ts";
 import { loadCliConfig } from "../_config.ts";
-import { lockOrRefuse, pathFlag } from "../_daemon.ts";
+import { lockOrRefuse, openDaemonLog, pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { dryRun } from "./_dry_run.ts";
 import { pidfileOf } from "./_paths.ts";
@@ -56,11 +56,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   });
   if (flags.dryRun) return dryRun({ ctx, loaded, token, stateFile, format: flags.format });
   const pidfile = pidfileOf(config, flags.pidfile, ctx.cwd);
-  const events = new EventLog({
-    path: config.eventLog.path,
-    source: "poll",
-    enabled: config.eventLog.enabled,
-  });
+  const events = openDaemonLog(config, "poll");
   const lock = await lockOrRefuse(pidfile, {
     what: "a poller",
     stop: "the-loop poll stop",

@@ -1,0 +1,119 @@
+/**
+ * The receiver's side of the intake worker (`_intake_worker.ts`): starts it, hands each
+ * accepted delivery and each event it reports to the receiver, gives back admission credit when
+ * a delivery's routing ends, and stops it.
+ *
+ * The worker is a module worker with the daemon's own permissions; `deno task compile` embeds it
+ * (`--include webhook/_intake_worker.ts`).
+ *
+ * @module
+ */
+import type { EventSink } from "../events/mod.ts";
+import {
+  CREDIT_BYTES,
+  CREDIT_JOBS,
+  type IntakeDelivery,
+  type IntakeInit,
+  type IntakeReply,
+  type IntakeRequest,
+} from "./_intake_protocol.ts";
+
+/** Options of {@linkcode IntakeThread.start}. */
+export interface IntakeOptions extends Omit<IntakeInit, "credits"> {
+  /** Told each accepted delivery, in the order they were accepted. */
+  onDelivery(delivery: IntakeDelivery): void;
+  /** Where the handler's events go. */
+  events: EventSink;
+  /** Told when the worker dies of an error (the receiver no longer answers). */
+  onDeath(message: string): void;
+  /** The worker module; for tests. */
+  workerUrl?: URL;
+}
+
+const WORKER_URL = new URL("./_intake_worker.ts", import.meta.url);
+
+/** An error of the worker, rebuilt on this side with its class (e.g. `Deno.errors.AddrInUse`). */
+function rebuilt(name: string, message: string): Error {
+  const Known = (Deno.errors as unknown as Record<string, ErrorConstructor | undefined>)[name];
+  const error = Known ? new Known(message) : new Error(message);
+  if (!Known) error.name = name;
+  return error;
+}
+
+/** A running intake worker. */
+export class IntakeThread {
+  readonly addr: Deno.NetAddr;
+  readonly #worker: Worker;
+  readonly #credits: Int32Array;
+  #stopped?: (requestsFinished: boolean) => void;
+  #stopping?: Promise<boolean>;
+  #dead = false;
+
+  private constructor(worker: Worker, credits: Int32Array, addr: Deno.NetAddr) {
+    this.#worker = worker;
+    this.#credits = credits;
+    this.addr = addr;
+  }
+
+  /** Starts the worker and waits until it listens; rejects with its bind error. */
+  static start(opts: IntakeOptions): Promise<IntakeThread> {
+    const credits = new Int32Array(new SharedArrayBuffer(8));
+    const worker = new Worker(opts.workerUrl ?? WORKER_URL, {
+      type: "module",
+      name: "gh-webhook intake",
+    });
+    let thread: IntakeThread | undefined;
+    return new Promise<IntakeThread>((resolve, reject) => {
+      worker.onmessage = (e: MessageEvent<IntakeReply>) => {
+        const m = e.data;
+        if (m.t === "batch") {
+          // the records first: a delivery's `webhook.received` is then written before its routing
+          for (const item of m.items) {
+            if (item.t === "event") {
+              opts.events.emit(item.event, item.fields, { level: item.level });
+            }
+          }
+          for (const item of m.items) if (item.t === "delivery") opts.onDelivery(item);
+        } else if (m.t === "listening") {
+          const addr: Deno.NetAddr = { transport: "tcp", hostname: m.hostname, port: m.port };
+          resolve(thread = new IntakeThread(worker, credits, addr));
+        } else if (m.t === "failed") {
+          worker.terminate();
+          reject(rebuilt(m.name, m.message));
+        } else if (m.t === "stopped") {
+          if (thread) thread.#stopped?.(m.requestsFinished);
+        }
+      };
+      worker.onerror = (e) => {
+        e.preventDefault();
+        worker.terminate();
+        if (!thread) return reject(new Error(`the receiver's HTTP worker failed: ${e.message}`));
+        thread.#dead = true;
+        thread.#stopped?.(false);
+        opts.onDeath(e.message);
+      };
+      const { workerUrl: _, onDelivery: _d, events: _e, onDeath: _o, ...init } = opts;
+      const message: IntakeRequest = { t: "init", init: { ...init, credits: credits.buffer } };
+      worker.postMessage(message);
+    });
+  }
+
+  /** Gives back the credit of one delivery of `bytes` body bytes (its routing ended). */
+  release(bytes: number): void {
+    Atomics.sub(this.#credits, CREDIT_JOBS, 1);
+    Atomics.sub(this.#credits, CREDIT_BYTES, bytes);
+  }
+
+  /**
+   * Stops serving: new connections are refused at once, requests in progress get `graceMs`; then
+   * the worker ends. Resolves `true` when those requests all finished in time.
+   */
+  stop(opts: { graceMs: number }): Promise<boolean> {
+    return this.#stopping ??= new Promise<boolean>((resolve) => {
+      if (this.#dead) return resolve(false);
+      this.#stopped = resolve;
+      const message: IntakeRequest = { t: "stop", graceMs: opts.graceMs };
+      this.#worker.postMessage(message);
+    }).finally(() => this.#worker.terminate());
+  }
+}

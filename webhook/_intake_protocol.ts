@@ -1,0 +1,64 @@
+/**
+ * The messages between the receiver (`receiver.ts`, the daemon's thread) and its intake worker
+ * (`_intake_worker.ts`, the thread that serves HTTP). Type-only, shared by both sides.
+ *
+ * The admission counters live in shared memory ({@linkcode CREDIT_JOBS}, {@linkcode CREDIT_BYTES}
+ * of an `Int32Array` over a `SharedArrayBuffer`): only the worker adds (when it accepts a
+ * delivery) and only the receiver subtracts (when the delivery's routing ends), so the worker
+ * can refuse with 503 at once, without asking, and the bounds hold.
+ *
+ * @module
+ */
+import type { Level } from "../events/mod.ts";
+
+/** Index of the deliveries accepted and not yet routed. */
+export const CREDIT_JOBS = 0;
+/** Index of their body bytes. */
+export const CREDIT_BYTES = 1;
+
+/** What the worker is started with (the first message). */
+export interface IntakeInit {
+  hostname: string;
+  port: number;
+  path: string;
+  secret?: string;
+  maxBodyBytes: number;
+  /** Whether accepted deliveries are handed over (routing on); off: only recorded. */
+  route: boolean;
+  /** Most deliveries accepted and not yet routed (waiting + running). */
+  maxJobs: number;
+  /** Most body bytes accepted and not yet routed. */
+  maxBytes: number;
+  credits: SharedArrayBuffer;
+}
+
+/** One accepted delivery, its raw body transferred. */
+export interface IntakeDelivery {
+  t: "delivery";
+  ghEvent: string;
+  deliveryId: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/** An event the worker's handler emitted, to be written by the receiver's sink. */
+export interface IntakeEvent {
+  t: "event";
+  event: string;
+  fields?: Record<string, unknown>;
+  level?: Level;
+}
+
+/** Worker → receiver. Items are sent in batches (one message per turn of the worker's loop). */
+export type IntakeItem = IntakeDelivery | IntakeEvent;
+
+/** Worker → receiver, one message each. */
+export type IntakeReply =
+  | { t: "listening"; hostname: string; port: number }
+  | { t: "failed"; name: string; message: string }
+  | { t: "batch"; items: IntakeItem[] }
+  | { t: "stopped"; requestsFinished: boolean };
+
+/** Receiver → worker. */
+export type IntakeRequest =
+  | { t: "init"; init: IntakeInit }
+  | { t: "stop"; graceMs: number };

@@ -1,0 +1,100 @@
+/**
+ * The intake worker: the receiver's HTTP server, body cap, signature check and JSON check run
+ * here, on a thread of their own, so answering a delivery never waits behind routing (and
+ * routing never waits behind parsing HTTP). An accepted delivery's raw body is transferred to
+ * the receiver, which parses it again and routes it; the events the handler emits are sent
+ * along too. What goes back to the receiver is batched: one message per turn of this thread's
+ * event loop, however many requests it answered in that turn.
+ *
+ * Started by `_intake.ts`; the protocol is `_intake_protocol.ts`.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import type { EventSink } from "../events/mod.ts";
+import { createHandler } from "./handler.ts";
+import {
+  CREDIT_BYTES,
+  CREDIT_JOBS,
+  type IntakeInit,
+  type IntakeItem,
+  type IntakeReply,
+  type IntakeRequest,
+} from "./_intake_protocol.ts";
+import { WebhookServer } from "./server.ts";
+import { SignatureVerifier } from "./signature.ts";
+
+let outbox: IntakeItem[] = [];
+let transfers: ArrayBuffer[] = [];
+
+function reply(message: IntakeReply, transfer: ArrayBuffer[] = []): void {
+  self.postMessage(message, transfer);
+}
+
+function send(item: IntakeItem, transfer?: ArrayBuffer): void {
+  if (outbox.length === 0) queueMicrotask(flush);
+  outbox.push(item);
+  if (transfer) transfers.push(transfer);
+}
+
+function flush(): void {
+  if (outbox.length === 0) return;
+  const items = outbox;
+  const moved = transfers;
+  outbox = [];
+  transfers = [];
+  reply({ t: "batch", items }, moved);
+}
+
+const events: EventSink = {
+  emit(event, fields, opts) {
+    send({ t: "event", event, fields, level: opts?.level });
+  },
+};
+
+async function start(init: IntakeInit): Promise<WebhookServer> {
+  const credits = new Int32Array(init.credits);
+  const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
+  const handler = createHandler({
+    path: init.path,
+    verifier,
+    events,
+    maxBodyBytes: init.maxBodyBytes,
+    accept: (event, body) => {
+      if (closed) return false; // stopped: the receiver takes no more (503, GitHub retries)
+      if (!init.route) return true;
+      // only this thread adds, so what it reads cannot grow before it adds
+      if (Atomics.load(credits, CREDIT_JOBS) >= init.maxJobs) return false;
+      const held = Atomics.load(credits, CREDIT_BYTES);
+      // one delivery larger than the byte bound still goes through when nothing else is held
+      if (held > 0 && held + body.length > init.maxBytes) return false;
+      Atomics.add(credits, CREDIT_JOBS, 1);
+      Atomics.add(credits, CREDIT_BYTES, body.length);
+      const { ghEvent, deliveryId } = event;
+      send({ t: "delivery", ghEvent, deliveryId, body }, body.buffer);
+      return true;
+    },
+  });
+  return WebhookServer.start({ hostname: init.hostname, port: init.port, handler });
+}
+
+let server: WebhookServer | undefined;
+let closed = false;
+
+self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
+  const message = e.data;
+  if (message.t === "init") {
+    try {
+      server = await start(message.init);
+      reply({ t: "listening", hostname: server.addr.hostname, port: server.addr.port });
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      reply({ t: "failed", name: err.name, message: err.message });
+    }
+  } else if (message.t === "stop") {
+    const requestsFinished = server ? await server.shutdown({ graceMs: message.graceMs }) : true;
+    closed = true; // a request still running past the grace time is refused, not lost
+    flush();
+    reply({ t: "stopped", requestsFinished });
+  }
+};
