@@ -7,7 +7,9 @@
  * p99 < 10 ms (the original: 1,501 req/s, p99 1.7 s at 64 connections). Loader and receiver
  * share the machine's cores; `cores` says how many there were.
  *
- * `THE_LOOP_BENCH_QUICK=1` measures for 1 s instead of 5 s.
+ * `THE_LOOP_BENCH_QUICK=1` measures for 1 s instead of 5 s. `THE_LOOP_BENCH_LOADER=wrk` loads with
+ * `wrk` instead (`_wrk.ts`): the same load from a C program, which leaves more of the shared cores
+ * to the receiver.
  *
  * @module
  */
@@ -16,6 +18,7 @@ import { join } from "node:path";
 import { FakeGitHub, signature } from "../tests/fake_github/mod.ts";
 import { baseEnv, spawnCli, taskArgs } from "../tests/_test_utils.ts";
 import { percentile, round } from "./_stats.ts";
+import { hasWrk, loadWithWrk } from "./_wrk.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = 64;
@@ -164,12 +167,35 @@ async function routedEvents(path: string): Promise<number> {
   }
 }
 
+/** The Deno loader, run as a process of its own. */
+async function denoLoad(dir: string, url: string, body: string, seconds: number) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      ...taskArgs().filter((a) => !a.endsWith("main.ts")),
+      SELF,
+      "load",
+      url,
+      body,
+      String(CONNECTIONS),
+      String(seconds),
+    ],
+    env: baseEnv(dir),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`the loader failed: ${new TextDecoder().decode(out.stderr)}`);
+  return { loader: "deno", ...JSON.parse(new TextDecoder().decode(out.stdout)) as LoadReport };
+}
+
 /** One receiver run (routing on or off) under the loader. */
 async function measureOnce(
   dir: string,
   body: string,
   route: boolean,
   seconds: number,
+  wrk: boolean,
 ): Promise<Record<string, unknown>> {
   const log = join(dir, ".the-loop", "logs", "events.jsonl");
   await Deno.remove(log).catch(() => {});
@@ -184,27 +210,19 @@ async function measureOnce(
     env: { BENCH_GH_TOKEN: "bench-token", THE_LOOP_GH_WEBHOOK_SECRET: SECRET },
   });
   const stderr = new Response(receiver.stderr).text();
-  let report: LoadReport;
+  let report: LoadReport & { loader: string };
   try {
     const url = await readyUrl(receiver);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        ...taskArgs().filter((a) => !a.endsWith("main.ts")),
-        SELF,
-        "load",
+    report = wrk
+      ? await loadWithWrk({
         url,
-        body,
-        String(CONNECTIONS),
-        String(seconds),
-      ],
-      env: baseEnv(dir),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) throw new Error(`the loader failed: ${new TextDecoder().decode(out.stderr)}`);
-    report = JSON.parse(new TextDecoder().decode(out.stdout));
+        bodyFile: body,
+        signature: await signature(SECRET, await Deno.readTextFile(body)),
+        connections: CONNECTIONS,
+        seconds,
+        dir,
+      })
+      : await denoLoad(dir, url, body, seconds);
   } finally {
     receiver.kill("SIGTERM");
     await receiver.status;
@@ -232,8 +250,12 @@ export async function run(): Promise<Record<string, unknown>> {
         `webhooks:\n  ghWebhook:\n    routing:\n      authorizedUsers: [alice]\n`,
     );
     const body = await payloadFile(dir, gh);
-    const routed = await measureOnce(dir, body, true, seconds);
-    const accepting = await measureOnce(dir, body, false, seconds);
+    const wantWrk = Deno.env.get("THE_LOOP_BENCH_LOADER") === "wrk";
+    if (wantWrk && !(await hasWrk())) {
+      throw new Error("THE_LOOP_BENCH_LOADER=wrk, but wrk is not installed (apt-get install wrk)");
+    }
+    const routed = await measureOnce(dir, body, true, seconds, wantWrk);
+    const accepting = await measureOnce(dir, body, false, seconds, wantWrk);
     return {
       connections: CONNECTIONS,
       payload_bytes: (await Deno.stat(body)).size,

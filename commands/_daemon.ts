@@ -12,7 +12,6 @@ import type { CliConfig } from "../config/mod.ts";
 import type { DaemonLock } from "../daemon/mod.ts";
 import { UsageError } from "../errors.ts";
 import { EventLog } from "../events/mod.ts";
-import { DAEMON_STAT_TRUST_MS, setStatTrust } from "../state/stat_gate.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
 
@@ -90,18 +89,19 @@ export async function lockOrRefuse(pidfile: string, o: LockOptions): Promise<Dae
 }
 
 /**
- * What a daemon (`poll start`, `gh-webhook start`) writes its events to, with the daemon's trust in
- * `stat` set: watched files (the config, the registry folders) and the open log file are looked
- * at again at most every {@linkcode DAEMON_STAT_TRUST_MS} ms unless the daemon itself wrote, so an
- * event costs no system call to learn that nothing changed. Another process's change (a
- * `sessions` command, an editor's save, a log rotation) is seen at most that much later.
+ * What a daemon (`poll start`, `gh-webhook start`) writes its events to: the event log, its open
+ * file trusted for {@linkcode DAEMON_LOG_RECHECK_MS} ms between checks that the path still names
+ * it, so a burst of writes costs no `stat` each. A rotation is followed that much later (the
+ * records in between land at the end of the rotated file).
  */
 export function openDaemonLog(config: CliConfig, source: string): EventLog {
-  setStatTrust(DAEMON_STAT_TRUST_MS);
   return new EventLog({
     path: config.eventLog.path,
     source,
     enabled: config.eventLog.enabled,
-    recheckMs: DAEMON_STAT_TRUST_MS,
+    recheckMs: DAEMON_LOG_RECHECK_MS,
   });
 }
+
+/** How long a daemon's event log trusts its open file (see {@linkcode openDaemonLog}). */
+export const DAEMON_LOG_RECHECK_MS = 20;

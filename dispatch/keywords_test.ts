@@ -106,3 +106,16 @@ Deno.test("regex characters in a keyword are taken literally", () => {
   assert.deepEqual(parseControl("please /stop (now)", control), { command: "stop" });
   assert.deepEqual(parseControl("please /stopx (now)", control), {});
 });
+
+Deno.test("keywords in any case are found in long text; non-ASCII keywords fold case too", () => {
+  const filler = "Please look at this. ".repeat(200);
+  const mixed: Control = { ...DEFAULTS, keywords: { ...DEFAULTS.keywords, start: "The-Loop:GO" } };
+  assert.deepEqual(parseControl(filler, DEFAULTS), {});
+  assert.deepEqual(parseControl(`${filler}THE-LOOP:go ${filler}`, mixed), { command: "start" });
+  const french: Control = {
+    ...DEFAULTS,
+    keywords: { ...DEFAULTS.keywords, start: "démarrer vite" },
+  };
+  assert.deepEqual(parseControl(`${filler} DÉMARRER  VITE`, french), { command: "start" });
+  assert.deepEqual(parseControl(`${filler} démarrer`, french), {});
+});

@@ -40,6 +40,9 @@ export interface EventLogOptions {
 
 const encoder = new TextEncoder();
 
+/** What another thread needs to write to the same log as an {@linkcode EventLog}. */
+export type EventLogSettings = Pick<EventLogOptions, "path" | "source" | "enabled" | "recheckMs">;
+
 /** Options of {@linkcode EventLog.emit}: write now when `flush`. */
 type EmitOptions = Parameters<EventSink["emit"]>[2];
 
@@ -81,6 +84,16 @@ export class EventLog implements EventSink {
     this.#strict = opts.strict ?? false;
     this.#recheckMs = opts.recheckMs ?? 0;
     this.#now = opts.now ?? (() => performance.now());
+  }
+
+  /** The settings another thread (a worker) passes to its own `EventLog` to write here too. */
+  get settings(): EventLogSettings {
+    return {
+      path: this.path,
+      source: this.#source,
+      enabled: this.#enabled,
+      recheckMs: this.#recheckMs,
+    };
   }
 
   emit(event: string, fields?: Record<string, unknown>, opts?: EmitOptions): void {

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { noteLocalWrite } from "./stat_gate.ts";
 import { basename, dirname, join } from "node:path";
 
 /** Options for {@linkcode writeFileAtomic}. */
@@ -62,7 +61,6 @@ export async function writeFileAtomic(
     }
     if (posix) await Deno.chmod(tmp, mode & 0o7777); // the umask trimmed the open() mode
     await Deno.rename(tmp, path);
-    noteLocalWrite();
   } catch (error) {
     await Deno.remove(tmp).catch(() => {});
     throw error;

@@ -9,7 +9,7 @@
  */
 import { basename, join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { DirListing, noteLocalWrite } from "./stat_gate.ts";
+import { DirListing } from "./stat_gate.ts";
 import { parseWorkItem, slugOf } from "./work_item.ts";
 
 /** An execution-control command. */
@@ -69,7 +69,6 @@ export class ControlStore {
   /** Forgets the item's record (after its work item closed). */
   async clear(ref: string): Promise<void> {
     await Deno.remove(this.#path(ref)).catch(() => {});
-    noteLocalWrite();
   }
 
   /** Whether the last recorded command for `ref` was a start (or a resume). */

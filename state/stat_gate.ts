@@ -7,9 +7,7 @@
  * last read, keeping the size, leaves the stat alone. Hence: while the mtime is within
  * {@linkcode RECENT_MS} of the last full read, every call says "read again"; only a file left
  * alone for longer is trusted to its stat. So a reader never acts on content older than its
- * question, as reading every time would give — unless the process sets a stat trust
- * ({@linkcode setStatTrust}, the daemons: {@linkcode DAEMON_STAT_TRUST_MS}): then the stat itself
- * is taken at most that often, and another process's change is seen up to that much later.
+ * question, as reading every time would give.
  *
  * @module
  */
@@ -17,42 +15,11 @@
 /** How long after an edit every event still re-reads the file. */
 export const RECENT_MS = 1_000;
 
-/** The trust the daemons (`poll start`, `gh-webhook start`) give a `stat`: 20 ms. */
-export const DAEMON_STAT_TRUST_MS = 20;
-
-/**
- * How long a `stat` is trusted before it is taken again: 0 (every question stats) unless a
- * daemon sets it (see {@linkcode setStatTrust}).
- */
-let trustMs = 0;
-let clock: () => number = () => performance.now();
-/** Counts the writes this process made to the files gates watch (see {@linkcode noteLocalWrite}). */
-let localWrites = 0;
-
-/**
- * Lets every gate of this process trust its last `stat` for `ms` milliseconds, unless this process
- * wrote since (a daemon under load then stats each watched path at most once per `ms`, not once
- * per event). A change made by another process (a `sessions` command, an editor) is then seen up
- * to `ms` later; this process's own writes are seen at once. `now` is the clock (ms), for tests.
- */
-export function setStatTrust(ms: number, now: () => number = () => performance.now()): void {
-  trustMs = Math.max(0, ms);
-  clock = now;
-}
-
-/** Tells the gates this process just changed a file or folder they may watch. */
-export function noteLocalWrite(): void {
-  localWrites++;
-}
-
 /** Whether the file or folder at `path` may have changed since the last full read. */
 export class StatGate {
   readonly #path: string | null;
   #key = "";
   #lastCheck = -Infinity;
-  /** When the last stat was taken (`performance.now()`), and the local writes seen then. */
-  #statAt = -Infinity;
-  #writesSeen = -1;
 
   constructor(path: string | null) {
     this.#path = path;
@@ -61,12 +28,6 @@ export class StatGate {
   /** True when a full check is needed now (and records that one is being made). */
   due(): boolean {
     if (this.#path === null) return false;
-    if (trustMs > 0) {
-      const at = clock();
-      if (at - this.#statAt < trustMs && this.#writesSeen === localWrites) return false;
-      this.#statAt = at;
-      this.#writesSeen = localWrites;
-    }
     let key: string;
     let mtime: number;
     try {

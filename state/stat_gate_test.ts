@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFileAtomic } from "./atomic.ts";
-import { DirListing, noteLocalWrite, RECENT_MS, setStatTrust, StatGate } from "./stat_gate.ts";
+import { DirListing, RECENT_MS, StatGate } from "./stat_gate.ts";
 
 Deno.test("the stat gate re-reads a recently edited file every time, a quiet one only on change", async () => {
   const dir = await Deno.makeTempDir();
@@ -34,28 +33,4 @@ Deno.test("DirListing.mayHave: a listed name is taken on trust, an unlisted one 
   assert.equal(listing.mayHave("a.json"), true);
   assert.equal(listing.has("a.json"), false);
   assert.equal(listing.mayHave("a.json"), false);
-});
-
-Deno.test("with a stat trust, another process's change is seen after the window, this one's at once", async () => {
-  const dir = Deno.makeTempDirSync();
-  let now = 0;
-  setStatTrust(20, () => now);
-  try {
-    const listing = new DirListing(dir);
-    assert.equal(listing.has("a.json"), false);
-    Deno.writeTextFileSync(join(dir, "a.json"), "{}"); // as another process would
-    now = 10;
-    assert.equal(listing.has("a.json"), false, "within the window the last stat stands");
-    now = 25;
-    assert.equal(listing.has("a.json"), true, "past it the folder is looked at again");
-    now = 30;
-    await writeFileAtomic(join(dir, "b.json"), "{}"); // this process's own write
-    assert.equal(listing.has("b.json"), true, "seen at once");
-    Deno.removeSync(join(dir, "b.json"));
-    noteLocalWrite(); // what the stores call after a removal of their own
-    assert.equal(listing.has("b.json"), false);
-  } finally {
-    setStatTrust(0);
-    Deno.removeSync(dir, { recursive: true });
-  }
 });

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Level } from "../events/mod.ts";
+import type { EventLogSettings, Level } from "../events/mod.ts";
 
 /** Index of the deliveries accepted and not yet routed. */
 export const CREDIT_JOBS = 0;
@@ -30,14 +30,21 @@ export interface IntakeInit {
   /** Most body bytes accepted and not yet routed. */
   maxBytes: number;
   credits: SharedArrayBuffer;
+  /**
+   * The event log the worker writes its own records to (`webhook.received`, `webhook.rejected`),
+   * when the receiver's sink is one: the worker then builds and writes them itself. Absent: they
+   * are sent to the receiver's sink.
+   */
+  log?: EventLogSettings;
 }
 
-/** One accepted delivery, its raw body transferred. */
+/** One accepted delivery: its body as text (checked to be a JSON object) and its size in bytes. */
 export interface IntakeDelivery {
   t: "delivery";
   ghEvent: string;
   deliveryId: string;
-  body: Uint8Array<ArrayBuffer>;
+  text: string;
+  bytes: number;
 }
 
 /** An event the worker's handler emitted, to be written by the receiver's sink. */

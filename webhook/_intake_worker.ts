@@ -1,17 +1,18 @@
 /**
  * The intake worker: the receiver's HTTP server, body cap, signature check and JSON check run
  * here, on a thread of their own, so answering a delivery never waits behind routing (and
- * routing never waits behind parsing HTTP). An accepted delivery's raw body is transferred to
- * the receiver, which parses it again and routes it; the events the handler emits are sent
- * along too. What goes back to the receiver is batched: one message per turn of this thread's
- * event loop, however many requests it answered in that turn.
+ * routing never waits behind parsing HTTP). An accepted delivery's text is sent to the receiver,
+ * which parses it again and routes it. The handler's own records are written here to the same
+ * event log (or, when the receiver's sink is not a log file, sent along). What goes back to the
+ * receiver is batched: one message per turn of this thread's event loop, however many requests
+ * it answered in that turn.
  *
  * Started by `_intake.ts`; the protocol is `_intake_protocol.ts`.
  *
  * @module
  */
 /// <reference lib="deno.worker" />
-import type { EventSink } from "../events/mod.ts";
+import { EventLog, type EventSink } from "../events/mod.ts";
 import { createHandler } from "./handler.ts";
 import {
   CREDIT_BYTES,
@@ -25,35 +26,37 @@ import { WebhookServer } from "./server.ts";
 import { SignatureVerifier } from "./signature.ts";
 
 let outbox: IntakeItem[] = [];
-let transfers: ArrayBuffer[] = [];
 
-function reply(message: IntakeReply, transfer: ArrayBuffer[] = []): void {
-  self.postMessage(message, transfer);
+function reply(message: IntakeReply): void {
+  self.postMessage(message);
 }
 
-function send(item: IntakeItem, transfer?: ArrayBuffer): void {
+function send(item: IntakeItem): void {
   if (outbox.length === 0) queueMicrotask(flush);
   outbox.push(item);
-  if (transfer) transfers.push(transfer);
 }
 
 function flush(): void {
+  events.flush?.(); // a delivery's `webhook.received` is written before it can be routed
   if (outbox.length === 0) return;
   const items = outbox;
-  const moved = transfers;
   outbox = [];
-  transfers = [];
-  reply({ t: "batch", items }, moved);
+  reply({ t: "batch", items });
 }
 
-const events: EventSink = {
+/** Sends the handler's events to the receiver's sink. */
+const forward: EventSink = {
   emit(event, fields, opts) {
     send({ t: "event", event, fields, level: opts?.level });
   },
 };
 
+/** Where the handler's events go: the log file itself, when the receiver writes to one. */
+let events: EventSink & { flush?(): void } = forward;
+
 async function start(init: IntakeInit): Promise<WebhookServer> {
   const credits = new Int32Array(init.credits);
+  if (init.log) events = new EventLog(init.log);
   const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
   const handler = createHandler({
     path: init.path,
@@ -67,11 +70,11 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       if (Atomics.load(credits, CREDIT_JOBS) >= init.maxJobs) return false;
       const held = Atomics.load(credits, CREDIT_BYTES);
       // one delivery larger than the byte bound still goes through when nothing else is held
-      if (held > 0 && held + body.length > init.maxBytes) return false;
+      if (held > 0 && held + body.bytes > init.maxBytes) return false;
       Atomics.add(credits, CREDIT_JOBS, 1);
-      Atomics.add(credits, CREDIT_BYTES, body.length);
+      Atomics.add(credits, CREDIT_BYTES, body.bytes);
       const { ghEvent, deliveryId } = event;
-      send({ t: "delivery", ghEvent, deliveryId, body }, body.buffer);
+      send({ t: "delivery", ghEvent, deliveryId, text: body.text, bytes: body.bytes });
       return true;
     },
   });
@@ -95,6 +98,7 @@ self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
     const requestsFinished = server ? await server.shutdown({ graceMs: message.graceMs }) : true;
     closed = true; // a request still running past the grace time is refused, not lost
     flush();
+    if (events instanceof EventLog) events.close();
     reply({ t: "stopped", requestsFinished });
   }
 };

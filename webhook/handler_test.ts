@@ -307,3 +307,17 @@ Deno.test("internal errors are always written, however many", async () => {
     "internal-error",
   ]);
 });
+
+Deno.test("the path is matched without its query; a real U+FFFD in the body is fine", async () => {
+  const { call, accepted } = await setup();
+  const withQuery = await call(await delivery(`${URL_}?from=github`, { deliveryId: "q1" }));
+  assert.equal(withQuery.status, 202);
+  const longer = await call(await delivery(`${URL_}/more`, { deliveryId: "q2" }));
+  assert.equal(longer.status, 404);
+  const replacement = await call(
+    await delivery(URL_, { payload: { action: "created", text: "a \uFFFD b" }, deliveryId: "q3" }),
+  );
+  assert.equal(replacement.status, 202);
+  assert.deepEqual(accepted.map((e) => e.deliveryId), ["q1", "q3"]);
+  assert.equal((accepted[1].payload as { text: string }).text, "a \uFFFD b");
+});

@@ -22,7 +22,7 @@
  * @module
  */
 import { messageOf } from "../errors.ts";
-import type { EventSink } from "../events/mod.ts";
+import { EventLog, type EventSink } from "../events/mod.ts";
 import type { IngressEvent, RouteSink } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { IntakeThread } from "./_intake.ts";
@@ -62,8 +62,6 @@ interface Job {
   event: IngressEvent;
   bytes: number;
 }
-
-const decoder = new TextDecoder();
 
 /** What {@linkcode Receiver.stop} did. */
 export interface StopReport {
@@ -128,9 +126,9 @@ export class Receiver {
       let payload: Record<string, unknown>;
       try {
         // the worker checked it is a JSON object; parsing it again here costs less than copying
-        payload = JSON.parse(decoder.decode(d.body));
+        payload = JSON.parse(d.text);
       } catch (error) {
-        intake?.release(d.body.length);
+        intake?.release(d.bytes);
         return opts.events.emit("webhook.route_failed", {
           gh_event: d.ghEvent.slice(0, 128),
           delivery_id: d.deliveryId.slice(0, 128),
@@ -143,7 +141,7 @@ export class Receiver {
         via: "gh-webhook",
         payload,
       };
-      queue.offer({ event, bytes: d.body.length }, d.body.length);
+      queue.offer({ event, bytes: d.bytes }, d.bytes);
     };
     const verified = Boolean(opts.secret);
     intake = await IntakeThread.start({
@@ -158,6 +156,8 @@ export class Receiver {
       maxBytes: Math.min(bounds.maxBytes, 2 ** 31 - 1),
       onDelivery,
       events: opts.events,
+      // a log file is written by the worker too (whole lines, O_APPEND): no record crosses threads
+      log: opts.events instanceof EventLog ? opts.events.settings : undefined,
       workerUrl: opts.intakeUrl,
       onDeath: (message) => {
         opts.events.emit("webhook.failed", { error: message });
