@@ -141,7 +141,16 @@ export class Receiver {
         via: "gh-webhook",
         payload,
       };
-      queue.offer({ event, bytes: d.bytes }, d.bytes);
+      if (!queue.offer({ event, bytes: d.bytes }, d.bytes)) {
+        // only a closed queue refuses (the worker keeps the bounds), and it closes only after the
+        // worker stopped and its last deliveries were taken: said, should it ever happen
+        intake?.release(d.bytes);
+        opts.events.emit("webhook.route_failed", {
+          gh_event: d.ghEvent.slice(0, 128),
+          delivery_id: d.deliveryId.slice(0, 128),
+          error: "the routing queue was closed",
+        });
+      }
     };
     const verified = Boolean(opts.secret);
     intake = await IntakeThread.start({
