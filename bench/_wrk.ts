@@ -30,9 +30,8 @@ function request()
 end
 `;
 
-/** What {@linkcode loadWithWrk} reports: the Deno loader's fields. */
-export interface WrkReport {
-  loader: "wrk";
+/** What a loader of the webhook bench reports (the Deno loader and {@linkcode loadWithWrk}). */
+export interface LoadReport {
   seconds: number;
   requests: number;
   accepted: number;
@@ -75,7 +74,7 @@ export async function loadWithWrk(opts: {
   connections: number;
   seconds: number;
   dir: string;
-}): Promise<WrkReport> {
+}): Promise<LoadReport & { loader: "wrk" }> {
   const script = join(opts.dir, "post.lua");
   await Deno.writeTextFile(script, SCRIPT);
   const out = await new Deno.Command("wrk", {
@@ -104,7 +103,7 @@ export async function loadWithWrk(opts: {
   const percentile = (p: number) => ms(new RegExp(`\\s${p}%\\s+(\\S+)`).exec(text)![1]);
   const max = ms(/Latency\s+\S+\s+\S+\s+(\S+)/.exec(text)![1]);
   return {
-    loader: "wrk",
+    loader: "wrk" as const,
     seconds: opts.seconds,
     requests,
     accepted: requests - other,

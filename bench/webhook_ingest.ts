@@ -18,25 +18,12 @@ import { join } from "node:path";
 import { FakeGitHub, signature } from "../tests/fake_github/mod.ts";
 import { baseEnv, spawnCli, taskArgs } from "../tests/_test_utils.ts";
 import { percentile, round } from "./_stats.ts";
-import { hasWrk, loadWithWrk } from "./_wrk.ts";
+import { hasWrk, type LoadReport, loadWithWrk } from "./_wrk.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = 64;
 const SECRET = "bench-webhook-secret";
 const TARGET = { rps: 5_000, p99_ms: 10 };
-
-/** What the loader reports. */
-interface LoadReport {
-  seconds: number;
-  requests: number;
-  accepted: number;
-  other_status: Record<string, number>;
-  errors: number;
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-}
 
 /** Reads one HTTP/1.1 response off `conn`; returns its status (bodies here are small). */
 async function readResponse(conn: Deno.Conn, buf: Uint8Array, carry: { data: string }) {
