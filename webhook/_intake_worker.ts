@@ -64,7 +64,7 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
     events,
     maxBodyBytes: init.maxBodyBytes,
     accept: (event, body) => {
-      if (closed) return false; // stopped: the receiver takes no more (503, GitHub retries)
+      if (closed) return false; // stopped: nothing more is taken (503; it can be redelivered)
       if (!init.route) return true;
       // only this thread adds, so what it reads cannot grow before it adds
       if (Atomics.load(credits, CREDIT_JOBS) >= init.maxJobs) return false;
