@@ -4,6 +4,21 @@ import { DryRunDispatcher } from "./dry_run.ts";
 import { defaultTemplates } from "./prompts.ts";
 import { closeEvent, comment, setup } from "./_test_utils.ts";
 
+/** A dry run over the rig's real registry, control records, runner and hooks. */
+function dryRunOf(t: Awaited<ReturnType<typeof setup>>): DryRunDispatcher {
+  return new DryRunDispatcher({
+    config: () => t.routing,
+    sessions: t.sessions,
+    controlStore: t.controlStore,
+    runner: t.runner,
+    adapterFor,
+    hooks: t.hooks,
+    events: t.events,
+    templates: defaultTemplates(),
+    spawnWorkdir: t.dir,
+  });
+}
+
 async function listing(dir: string): Promise<string[]> {
   const names: string[] = [];
   try {
@@ -17,17 +32,7 @@ async function listing(dir: string): Promise<string[]> {
 Deno.test("a dry run asks the hooks, renders the prompts, and spawns, posts and writes nothing", async () => {
   await using t = await setup();
   t.hooks.answers.session_spawn = (ctx) => (ctx.prompt = `${ctx.prompt}\n(policy footer)`);
-  const dry = new DryRunDispatcher({
-    config: () => t.routing,
-    sessions: t.sessions,
-    controlStore: t.controlStore,
-    runner: t.runner,
-    adapterFor,
-    hooks: t.hooks,
-    events: t.events,
-    templates: defaultTemplates(),
-    spawnWorkdir: t.dir,
-  });
+  const dry = dryRunOf(t);
   const start = comment(1, "the-loop:start-execution");
   assert.equal((await dry.dispatch(start)).status, "delivered");
   assert.equal((await dry.dispatch(comment(1, "and fix the docs"))).status, "delivered");
@@ -65,17 +70,7 @@ Deno.test("a dry run reads the real registry and control records", async () => {
   await using t = await setup();
   await t.dispatcher.dispatch(comment(1, "the-loop:start-execution"));
   const before = await listing(t.registryDir);
-  const dry = new DryRunDispatcher({
-    config: () => t.routing,
-    sessions: t.sessions,
-    controlStore: t.controlStore,
-    runner: t.runner,
-    adapterFor,
-    hooks: t.hooks,
-    events: t.events,
-    templates: defaultTemplates(),
-    spawnWorkdir: t.dir,
-  });
+  const dry = dryRunOf(t);
   const again = comment(1, "more");
   await dry.dispatch(again);
   await dry.dispatch(comment(2, "nobody started me"));

@@ -6,7 +6,7 @@
  *   workers hand it to the {@linkcode RouteSink} in the background, so a slow route never delays
  *   an answer and a route that throws never takes the server down (`webhook.route_failed`);
  * - in threads: the HTTP server, the body cap, the signature check and the JSON check run in a
- *   worker of their own (`_intake_worker.ts`), which transfers each accepted body here; this
+ *   worker of their own (`_intake_worker.ts`), which sends each accepted body's text here; this
  *   thread parses it again and routes it. Under load, answering and routing use two cores.
  *
  * The queue's bounds are kept by the worker (it answers 503 when they are reached): it counts
@@ -102,6 +102,12 @@ export class Receiver {
     };
     // deliveries arrive only once the intake is started, so `intake` is set by then
     let intake: IntakeThread | undefined = undefined;
+    const routeFailed = (d: { ghEvent: string; deliveryId: string }, error: unknown): void =>
+      opts.events.emit("webhook.route_failed", {
+        gh_event: d.ghEvent.slice(0, 128),
+        delivery_id: d.deliveryId.slice(0, 128),
+        error: messageOf(error),
+      });
     const queue = new RouteQueue<Job>({
       // the worker keeps the bounds; this queue takes whatever it was given
       maxJobs: Infinity,
@@ -115,11 +121,7 @@ export class Receiver {
         }
       },
       onError: (job, error) => {
-        opts.events.emit("webhook.route_failed", {
-          gh_event: job.event.ghEvent.slice(0, 128),
-          delivery_id: job.event.deliveryId.slice(0, 128),
-          error: messageOf(error),
-        });
+        routeFailed(job.event, error);
       },
     });
     const onDelivery = (d: IntakeDelivery): void => {
@@ -129,11 +131,7 @@ export class Receiver {
         payload = JSON.parse(d.text);
       } catch (error) {
         intake?.release(d.bytes);
-        return opts.events.emit("webhook.route_failed", {
-          gh_event: d.ghEvent.slice(0, 128),
-          delivery_id: d.deliveryId.slice(0, 128),
-          error: messageOf(error),
-        });
+        return routeFailed(d, error);
       }
       const event: IngressEvent = {
         ghEvent: d.ghEvent,
@@ -145,11 +143,7 @@ export class Receiver {
         // only a closed queue refuses (the worker keeps the bounds), and it closes only after the
         // worker stopped and its last deliveries were taken: said, should it ever happen
         intake?.release(d.bytes);
-        opts.events.emit("webhook.route_failed", {
-          gh_event: d.ghEvent.slice(0, 128),
-          delivery_id: d.deliveryId.slice(0, 128),
-          error: "the routing queue was closed",
-        });
+        routeFailed(d, new Error("the routing queue was closed"));
       }
     };
     const verified = Boolean(opts.secret);

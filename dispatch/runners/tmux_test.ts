@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { HostedSession } from "../seams.ts";
 import { tmuxSessionName } from "./mod.ts";
 import { EXTRA, tmuxSetup, waitAlive } from "./_test_utils.ts";
 import {
@@ -9,6 +10,14 @@ import {
 } from "../../tests/fake_harness/mod.ts";
 
 const PROMPT = 'Work on #1: "fix it"; $HOME `id` \\ end;';
+
+/** Spawns `s` and kills its harness with SIGKILL; resolves once the runner sees it gone. */
+async function spawnThenCrash(t: Awaited<ReturnType<typeof tmuxSetup>>, s: HostedSession) {
+  await t.runner.spawn(s, "start", { resume: false });
+  const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
+  Deno.kill(boot.pid, "SIGKILL");
+  await waitAlive(() => t.runner.alive(s), false);
+}
 
 // every test runs twice: a runner whose every command is a `tmux` process (a CLI verb's), and
 // one that keeps a control-mode client (a daemon's)
@@ -67,10 +76,7 @@ for (const control of [false, true]) {
     const t = await tmuxSetup({ control });
     try {
       const s = t.session(1);
-      await t.runner.spawn(s, "start", { resume: false });
-      const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
-      Deno.kill(boot.pid, "SIGKILL");
-      await waitAlive(() => t.runner.alive(s), false);
+      await spawnThenCrash(t, s);
       assert.deepEqual(await t.sessions(), ["loop-github-octo-repo-1"], "remain-on-exit");
       await t.runner.deliver(s, "after the crash", {});
       const boots = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
@@ -96,10 +102,7 @@ for (const control of [false, true]) {
     const t = await tmuxSetup({ control, env: { FAKE_HARNESS_RESUME_FAIL: "1" } });
     try {
       const s = t.session(1);
-      await t.runner.spawn(s, "start", { resume: false });
-      const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
-      Deno.kill(boot.pid, "SIGKILL");
-      await waitAlive(() => t.runner.alive(s), false);
+      await spawnThenCrash(t, s);
       await t.runner.deliver(s, "after the crash", {});
       assert.equal(t.resumeFailures.length, 1);
       const { failure } = t.resumeFailures[0];
@@ -152,10 +155,7 @@ for (const control of [false, true]) {
     const t = await tmuxSetup({ control, tmux: { resumeOnRespawn: false } });
     try {
       const s = t.session(1);
-      await t.runner.spawn(s, "start", { resume: false });
-      const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
-      Deno.kill(boot.pid, "SIGKILL");
-      await waitAlive(() => t.runner.alive(s), false);
+      await spawnThenCrash(t, s);
       await t.runner.deliver(s, "again", {});
       const boots = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
       assert.deepEqual(boots[1].argv, [
