@@ -229,8 +229,9 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
   const runner = new FakeRunner(o.runner ?? "tmux");
   const github = new FakeGitHub();
   const hooks = new FakeHooks();
-  const sessions = new SessionStore({ registry: new RegistryDir(registryDir), events });
-  const controlStore = new ControlStore(registryDir);
+  // `o.routing` may point the registry at another rig's folder (a restart over the same files)
+  const sessions = new SessionStore({ registry: new RegistryDir(routing.registryDir), events });
+  const controlStore = new ControlStore(routing.registryDir);
   const control = new SessionControl({
     sessions,
     control: controlStore,

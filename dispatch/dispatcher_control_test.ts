@@ -187,23 +187,7 @@ Deno.test("an accepted start is durable: a later event spawns without a second s
   assert.equal(t.events.ofType("dispatch.failed")[0].will_retry, true);
   // a new dispatcher over the same files (a restart)
   await using again = await setup({ routing: (r) => (r.registryDir = t.registryDir) });
-  const { SessionDispatcher } = await import("./dispatcher.ts");
-  const { adapterFor } = await import("./harness/mod.ts");
-  const { defaultTemplates } = await import("./prompts.ts");
-  const d = new SessionDispatcher({
-    config: () => again.routing,
-    sessions: t.sessions,
-    control: t.control,
-    controlStore: t.controlStore,
-    runner: again.runner,
-    adapterFor,
-    github: again.github,
-    hooks: again.hooks,
-    events: again.events,
-    templates: defaultTemplates(),
-    spawnWorkdir: again.dir,
-  });
-  assert.equal((await d.dispatch(comment(1, "go on"))).status, "delivered");
+  assert.equal((await again.dispatcher.dispatch(comment(1, "go on"))).status, "delivered");
   assert.deepEqual(again.runner.ops(), [`spawn ${REF}`]);
   assert.match(again.runner.calls[0].prompt!, /go on/);
   assert.ok(!again.hooks.points().includes("work_item_start"), "asked once per arming");

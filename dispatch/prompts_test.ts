@@ -82,7 +82,10 @@ Deno.test('loadTemplates: "" and a missing file give the built-ins; a file\'s pr
 });
 
 Deno.test("every placeholder is known to the built-in templates", () => {
-  for (const name of PLACEHOLDERS) parseTemplate(`$${name}`, "t.md");
+  // each one parses and is replaced by its value
+  for (const name of PLACEHOLDERS) {
+    assert.equal(renderPrompt(parseTemplate(`<$${name}>`, "t.md"), VALUES), `<${VALUES[name]}>\n`);
+  }
 });
 
 Deno.test("the excerpt: labelled UNTRUSTED, fenced, bounded, tokens masked, never the payload", () => {

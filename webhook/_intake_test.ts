@@ -4,6 +4,7 @@ import { IntakeThread } from "./_intake.ts";
 import { Receiver } from "./receiver.ts";
 
 Deno.test("an intake worker that dies is reported once, and stopping it after that ends at once", async () => {
+  const deaths: string[] = [];
   let died!: (message: string) => void;
   const death = new Promise<string>((resolve) => (died = resolve));
   const thread = await IntakeThread.start({
@@ -16,11 +17,12 @@ Deno.test("an intake worker that dies is reported once, and stopping it after th
     maxBytes: 1024,
     onDelivery: () => {},
     events: new MemorySink(),
-    onDeath: died,
+    onDeath: (message) => (deaths.push(message), died(message)),
     workerUrl: new URL("./testdata/dying_intake.ts", import.meta.url),
   });
   assert.match(await death, /the intake blew up/);
   assert.equal(await thread.stop({ graceMs: 1000 }), false);
+  assert.equal(deaths.length, 1);
 });
 
 Deno.test("a receiver whose intake dies records webhook.failed and tells its owner", async () => {
@@ -41,4 +43,5 @@ Deno.test("a receiver whose intake dies records webhook.failed and tells its own
   assert.equal(failed.level, "error");
   const report = await receiver.stop({ graceMs: 1000 });
   assert.equal(report.requestsFinished, false);
+  assert.equal(events.ofType("webhook.failed").length, 1);
 });
