@@ -42,7 +42,7 @@ export class ProcessRunner implements HarnessRunner {
   }
 
   /** The log file of a session. */
-  logFile(slug: string): string {
+  logPath(slug: string): string {
     return join(this.#o.logDir, `${slug}.log`);
   }
 
@@ -68,7 +68,7 @@ export class ProcessRunner implements HarnessRunner {
     if (!id) {
       throw new Error(
         `${adapter.program} for ${s.ref} printed no session id in its --output-format json ` +
-          `result, so its conversation cannot be continued; see ${this.logFile(s.slug)}`,
+          `result, so its conversation cannot be continued; see ${this.logPath(s.slug)}`,
       );
     }
     return { harnessSessionId: id, tmuxTarget: "" };
@@ -116,7 +116,7 @@ export class ProcessRunner implements HarnessRunner {
       shownArgs,
       cwd: s.cwd,
       env: this.#o.env ?? {},
-      logFile: this.logFile(s.slug),
+      logFile: this.logPath(s.slug),
       timeoutMs: this.#o.timeoutMs,
       graceMs: this.#o.killGraceMs ?? 5000,
       signal,

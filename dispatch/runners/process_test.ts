@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { DispatchRunner } from "../dispatcher.ts";
 import { join } from "node:path";
 import { adapterFor } from "../harness/mod.ts";
 import type { HarnessName, HostedSession } from "../seams.ts";
@@ -97,8 +98,10 @@ Deno.test("process runner: each run is appended to <logDir>/<slug>.log under a h
     assert.match(log, /fake claude: working/); // stderr
     assert.match(log, /"type": "result"/); // stdout
     assert.match(log, /--- exit 0 after/);
+    // the announcement asks for it by the dispatcher's name (`DispatchRunner.logPath`)
+    const asDispatched: DispatchRunner = t.runner;
     assert.equal(
-      t.runner.logFile("github-octo-repo-15"),
+      asDispatched.logPath?.("github-octo-repo-15"),
       join(t.logDir, "github-octo-repo-15.log"),
     );
   } finally {
@@ -162,7 +165,7 @@ Deno.test("process runner: a run past the timeout is killed and the error says s
     );
     const [boot] = await readHarnessLog(t.harnessLog);
     assert.equal(await processExists(boot.pid), false);
-    assert.match(await Deno.readTextFile(t.runner.logFile("github-octo-repo-15")), /\(timeout\)/);
+    assert.match(await Deno.readTextFile(t.runner.logPath("github-octo-repo-15")), /\(timeout\)/);
   } finally {
     await t.cleanup();
   }
@@ -178,7 +181,7 @@ Deno.test("process runner: a harness ignoring SIGTERM is SIGKILLed after the gra
     await assert.rejects(running, /cursor-agent for github:octo\/repo#15 was stopped/);
     assert.equal(await processExists(boot.pid), false);
     assert.match(
-      await Deno.readTextFile(t.runner.logFile("github-octo-repo-15")),
+      await Deno.readTextFile(t.runner.logPath("github-octo-repo-15")),
       /signal SIGKILL/,
     );
   } finally {
@@ -198,7 +201,7 @@ Deno.test("process runner: a non-zero exit names the exit code and the log file"
       },
     );
     assert.match(
-      await Deno.readTextFile(t.runner.logFile("github-octo-repo-15")),
+      await Deno.readTextFile(t.runner.logPath("github-octo-repo-15")),
       /failing with exit code 3/,
     );
   } finally {
