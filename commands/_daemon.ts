@@ -104,4 +104,4 @@ export function openDaemonLog(config: CliConfig, source: string): EventLog {
 }
 
 /** How long a daemon's event log trusts its open file (see {@linkcode openDaemonLog}). */
-export const DAEMON_LOG_RECHECK_MS = 20;
+const DAEMON_LOG_RECHECK_MS = 20;

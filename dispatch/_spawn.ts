@@ -9,7 +9,7 @@
  */
 import { messageOf } from "../errors.ts";
 import type { SessionRecord } from "../state/registry.ts";
-import { slugOf } from "../state/work_item.ts";
+import { slugOf, webUrlOf } from "../state/work_item.ts";
 import type { HarnessName, HostedSession } from "./seams.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Handled, Turn } from "./_deps.ts";
@@ -26,8 +26,7 @@ function itemUrl(event: RoutedEvent): string {
   };
   const own = event.linkedFrom ? undefined : p.issue?.html_url ?? p.pull_request?.html_url;
   if (typeof own === "string" && own) return own;
-  const i = event.workItem;
-  return `https://${i.host}/${i.owner}/${i.repo}/issues/${i.number}`;
+  return webUrlOf(event.workItem);
 }
 
 /**

@@ -37,8 +37,6 @@ export {
 } from "./dispatcher.ts";
 export { DryRunDispatcher, type DryRunDispatcherOptions, type DryRunRecord } from "./dry_run.ts";
 export {
-  DEFAULT_EVENT_TEMPLATE,
-  DEFAULT_SPAWN_TEMPLATE,
   defaultTemplates,
   loadTemplates,
   parseTemplate,

@@ -45,6 +45,12 @@ export interface OpenDispatchOptions {
    * {@linkcode DispatchStack.close} ends. Default false.
    */
   daemon?: boolean;
+  /**
+   * The registry reader and control records to share with the router (so a process keeps one
+   * listing of the registry folder); default: new ones on `registryDir`.
+   */
+  registry?: RegistryDir;
+  controlStore?: ControlStore;
 }
 
 /** The stack, and how to hand it a reloaded config. */
@@ -107,8 +113,8 @@ async function templatesOf(routing: RoutingConfig): Promise<PromptTemplates> {
 export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStack> {
   let config = o.config;
   const routing = () => config.webhooks.ghWebhook.routing;
-  const registry = new RegistryDir(routing().registryDir, { warn: o.warn });
-  const controlStore = new ControlStore(routing().registryDir);
+  const registry = o.registry ?? new RegistryDir(routing().registryDir, { warn: o.warn });
+  const controlStore = o.controlStore ?? new ControlStore(routing().registryDir);
   const sessions = new SessionStore({ registry, events: o.events });
   const runner = runnerOf(o, routing);
   const control = new SessionControl({

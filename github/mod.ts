@@ -33,6 +33,7 @@ export {
   ghProgramWarnings,
   type ResolvedToken,
   resolveToken,
+  resolveTokenFromConfig,
   type ResolveTokenOptions,
   TokenMissingError,
 } from "./token.ts";

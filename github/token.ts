@@ -105,6 +105,19 @@ export async function resolveToken(opts: ResolveTokenOptions = {}): Promise<Reso
   throw new TokenMissingError(tokenEnv, opts.ghProgram ?? "gh");
 }
 
+/** {@linkcode resolveToken} with what the config says: its `tokenEnv`, `gh` program and API URL. */
+export function resolveTokenFromConfig(
+  config: Pick<CliConfig, "github" | "webhooks" | "polling">,
+  env?: EnvReader,
+): Promise<ResolvedToken> {
+  return resolveToken({
+    tokenEnv: config.github.tokenEnv,
+    env,
+    ghProgram: ghProgramFromConfig(config),
+    apiUrl: config.github.apiUrl,
+  });
+}
+
 /**
  * The program run for `gh auth token`, read from the config's legacy `ghBinary` keys: the first
  * one set to something other than `gh` (`polling.sources[]`, then

@@ -56,8 +56,6 @@ export interface Ingress {
   control: ControlStore;
   router: Router;
   dispatcher: Dispatcher;
-  /** The sessions dispatcher's stack (absent for the journal and a stand-in). */
-  dispatch?: DispatchStack;
   /** The config in force. */
   readonly config: CliConfig;
   /** The control settings in force (keywords, requireStartCommand). */
@@ -124,6 +122,8 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
       warn: o.warn,
       cwd: o.cwd,
       daemon: !o.ephemeral,
+      registry,
+      controlStore: control,
     });
     dispatcher = dispatch.dispatcher;
   }
@@ -149,7 +149,6 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
     control,
     router,
     dispatcher,
-    dispatch,
     get config() {
       return config;
     },

@@ -65,6 +65,11 @@ export function repoOf(item: WorkItemRef): string {
   return `${item.owner}/${item.repo}`;
 }
 
+/** The item's page on GitHub (an issue URL: GitHub redirects it to the pull request). */
+export function webUrlOf(item: WorkItemRef): string {
+  return `https://${item.host}/${item.owner}/${item.repo}/issues/${item.number}`;
+}
+
 /** The file-name-safe slug: `github-octo-repo-15` (`github-host-octo-repo-15` for Enterprise). */
 export function slugOf(item: WorkItemRef): string {
   const host = item.host === GITHUB_HOST ? "" : `${item.host}-`;

@@ -22,6 +22,7 @@ import {
   type IntakeReply,
   type IntakeRequest,
 } from "./_intake_protocol.ts";
+import { fits } from "./queue.ts";
 import { WebhookServer } from "./server.ts";
 import { SignatureVerifier } from "./signature.ts";
 
@@ -67,10 +68,11 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       if (closed) return false; // stopped: nothing more is taken (503; it can be redelivered)
       if (!init.route) return true;
       // only this thread adds, so what it reads cannot grow before it adds
-      if (Atomics.load(credits, CREDIT_JOBS) >= init.maxJobs) return false;
-      const held = Atomics.load(credits, CREDIT_BYTES);
-      // one delivery larger than the byte bound still goes through when nothing else is held
-      if (held > 0 && held + body.bytes > init.maxBytes) return false;
+      const held = {
+        jobs: Atomics.load(credits, CREDIT_JOBS),
+        bytes: Atomics.load(credits, CREDIT_BYTES),
+      };
+      if (!fits(held, body.bytes, init)) return false;
       Atomics.add(credits, CREDIT_JOBS, 1);
       Atomics.add(credits, CREDIT_BYTES, body.bytes);
       const { ghEvent, deliveryId } = event;

@@ -10,7 +10,7 @@
  */
 
 /** The window in which one refusal per reason is written. */
-export const WINDOW_MS = 1_000;
+const WINDOW_MS = 1_000;
 
 /** Decides which refusals are written. */
 export class RejectionLog {

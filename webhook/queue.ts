@@ -44,6 +44,20 @@ interface Entry<T> {
   bytes: number;
 }
 
+/**
+ * Whether a job of `bytes` body bytes fits beside `held` jobs holding `heldBytes`, under bounds of
+ * `maxJobs` jobs and `maxBytes` bytes. One job larger than the byte bound still fits when nothing
+ * else is held.
+ */
+export function fits(
+  held: { jobs: number; bytes: number },
+  bytes: number,
+  bounds: { maxJobs: number; maxBytes: number },
+): boolean {
+  if (held.jobs >= bounds.maxJobs) return false;
+  return held.bytes === 0 || held.bytes + bytes <= bounds.maxBytes;
+}
+
 /** A bounded FIFO of jobs with a fixed number of workers. */
 export class RouteQueue<T> {
   readonly #opts: Required<RouteQueueOptions<T>>;
@@ -78,9 +92,7 @@ export class RouteQueue<T> {
   /** Queues a job of `bytes` body bytes; false when the queue is full or closed. */
   offer(job: T, bytes = 0): boolean {
     if (this.#closed) return false;
-    if (this.waiting >= this.#opts.maxJobs) return false;
-    // one job larger than the byte bound still goes through an otherwise empty queue
-    if (this.#bytes > 0 && this.#bytes + bytes > this.#opts.maxBytes) return false;
+    if (!fits({ jobs: this.waiting, bytes: this.#bytes }, bytes, this.#opts)) return false;
     this.#waiting.push({ job, bytes });
     this.#bytes += bytes;
     this.#pump();

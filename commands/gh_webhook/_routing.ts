@@ -8,7 +8,7 @@
 import type { EnvReader, LoadedConfig } from "../../config/mod.ts";
 import type { ConfigReloader } from "../../daemon/mod.ts";
 import type { EventSink } from "../../events/mod.ts";
-import { ghProgramFromConfig, resolveToken } from "../../github/mod.ts";
+import { resolveTokenFromConfig } from "../../github/mod.ts";
 import {
   type IngressEvent,
   openIngress,
@@ -39,12 +39,7 @@ export interface Routing {
 /** Builds the routing; throws (naming the ways to give one) when no GitHub token is found. */
 export async function openRouting(opts: RoutingOptions): Promise<Routing> {
   const { config } = opts.loaded;
-  const { token } = await resolveToken({
-    tokenEnv: config.github.tokenEnv,
-    env: opts.env,
-    ghProgram: ghProgramFromConfig(config),
-    apiUrl: config.github.apiUrl,
-  });
+  const { token } = await resolveTokenFromConfig(config, opts.env);
   const ingress = await openIngress({
     loaded: opts.loaded,
     cwd: opts.cwd,

@@ -16,7 +16,7 @@ import { openRouting, type Routing } from "./_routing.ts";
 import type { StartFlags } from "./start.ts";
 
 /** How long a stopping receiver waits for requests and routing in progress. */
-export const DRAIN_MS = 5_000;
+const DRAIN_MS = 5_000;
 
 /** The receiver's settings: the config's, with the flags winning. */
 interface Settings {

@@ -8,7 +8,7 @@ import { ConfigReloader } from "../../daemon/mod.ts";
 import { parseControl } from "../../dispatch/mod.ts";
 import { UsageError } from "../../errors.ts";
 import type { EventSink } from "../../events/mod.ts";
-import { ghProgramFromConfig, resolveToken } from "../../github/mod.ts";
+import { resolveTokenFromConfig } from "../../github/mod.ts";
 import { openIngress } from "../../ingress/mod.ts";
 import {
   ControlDirView,
@@ -22,7 +22,6 @@ import { loadCliConfig } from "../_config.ts";
 import { lockOrRefuse, openDaemonLog, pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { dryRun } from "./_dry_run.ts";
-import { pidfileOf } from "./_paths.ts";
 
 import type { StartFlags } from "./start.ts";
 
@@ -48,14 +47,9 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   const loaded = await loadCliConfig(ctx);
   const { config } = loaded;
   const stateFile = pathFlag(flags.stateFile, config.polling.stateFile, ctx.cwd);
-  const { token } = await resolveToken({
-    tokenEnv: config.github.tokenEnv,
-    env: ctx.env,
-    ghProgram: ghProgramFromConfig(config),
-    apiUrl: config.github.apiUrl,
-  });
+  const { token } = await resolveTokenFromConfig(config, ctx.env);
   if (flags.dryRun) return dryRun({ ctx, loaded, token, stateFile, format: flags.format });
-  const pidfile = pidfileOf(config, flags.pidfile, ctx.cwd);
+  const pidfile = pathFlag(flags.pidfile, config.polling.pidfile, ctx.cwd);
   const events = openDaemonLog(config, "poll");
   const lock = await lockOrRefuse(pidfile, {
     what: "a poller",

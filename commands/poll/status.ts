@@ -7,10 +7,10 @@
  */
 import type { Command } from "commander";
 import { loadCliConfig } from "../_config.ts";
+import { pathFlag } from "../_daemon.ts";
 import type { CliContext } from "../context.ts";
 import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
 import { formatOption, table } from "../_output.ts";
-import { pidfileOf } from "./_paths.ts";
 
 interface StatusFlags {
   pidfile?: string;
@@ -29,7 +29,7 @@ export function register(group: Command, ctx: CliContext): void {
       const { config } = loaded;
       const { lockHolder } = await import("../../daemon/mod.ts");
       const { readStatus, statusPath } = await import("../../poll/mod.ts");
-      const pidfile = pidfileOf(config, flags.pidfile, ctx.cwd);
+      const pidfile = pathFlag(flags.pidfile, config.polling.pidfile, ctx.cwd);
       const holder = await lockHolder(pidfile);
       const status = await readStatus(config.state.root);
       const running = holder.live;

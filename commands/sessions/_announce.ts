@@ -9,7 +9,7 @@
 import type { LoadedConfig } from "../../config/mod.ts";
 import { messageOf } from "../../errors.ts";
 import type { EventSink } from "../../events/mod.ts";
-import { ghProgramFromConfig, GitHubClient, resolveToken } from "../../github/mod.ts";
+import { GitHubClient, resolveTokenFromConfig } from "../../github/mod.ts";
 import type { ControlCommand } from "../../state/control.ts";
 import { repoOf, type WorkItemRef } from "../../state/work_item.ts";
 import { type CliContext, println } from "../context.ts";
@@ -25,13 +25,13 @@ export interface AnnounceOptions {
 }
 
 /** The keyword a command is posted as: the configured one, else the default spelling. */
-export function keywordOf(loaded: LoadedConfig, command: ControlCommand): string {
+function keywordOf(loaded: LoadedConfig, command: ControlCommand): string {
   const configured = loaded.config.webhooks.ghWebhook.routing.control.keywords[command] ?? "";
   return configured.trim() || `the-loop:${command}-execution`;
 }
 
 /** The comment's text (before the self-marker `createComment` adds). */
-export function announcement(keyword: string, actor: string): string {
+function announcement(keyword: string, actor: string): string {
   return `\`${keyword}\`\n\nIssued from the-loop CLI by \`${actor.replaceAll("`", "'")}\`.`;
 }
 
@@ -41,12 +41,7 @@ export async function announce(o: AnnounceOptions): Promise<void> {
   const keyword = keywordOf(o.loaded, o.command);
   const who = { work_item: o.item.ref, command: o.command, actor: o.actor };
   try {
-    const { token } = await resolveToken({
-      tokenEnv: config.github.tokenEnv,
-      env: o.ctx.env,
-      ghProgram: ghProgramFromConfig(config),
-      apiUrl: config.github.apiUrl,
-    });
+    const { token } = await resolveTokenFromConfig(config, o.ctx.env);
     const github = new GitHubClient({ apiUrl: config.github.apiUrl, token, events: o.events });
     const comment = await github.createComment(
       repoOf(o.item),

@@ -16,7 +16,7 @@ import { loadCliConfig } from "../_config.ts";
 import type { CliContext } from "../context.ts";
 
 /** The forms a work-item ref takes, for usage errors. */
-export const REF_FORMS = "github:OWNER/REPO#N or github:HOST/OWNER/REPO#N (GitHub Enterprise)";
+const REF_FORMS = "github:OWNER/REPO#N or github:HOST/OWNER/REPO#N (GitHub Enterprise)";
 
 /** Parses a ref from argv; a usage error (exit 2) naming the expected forms when it is not one. */
 export function refArg(text: string): WorkItemRef {

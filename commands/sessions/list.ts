@@ -22,7 +22,7 @@ interface ListFlags {
 }
 
 /** The table's header. */
-export const COLUMNS = [
+const COLUMNS = [
   "Work item",
   "Harness",
   "Session id",

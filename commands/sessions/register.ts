@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
 import { type Command, Option } from "commander";
 import { UsageError } from "../../errors.ts";
+import { webUrlOf } from "../../state/work_item.ts";
+import { pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { openSessions, refArg } from "./_open.ts";
 
@@ -39,11 +40,7 @@ export function register(group: Command, ctx: CliContext): void {
       const item = refArg(ref);
       if (!flags.sessionId.trim()) throw new UsageError("--session-id: must not be empty");
       const { store } = await openSessions(ctx, "sessions");
-      const cwd = !flags.cwd
-        ? ctx.cwd
-        : isAbsolute(flags.cwd)
-        ? flags.cwd
-        : join(ctx.cwd, flags.cwd);
+      const cwd = pathFlag(flags.cwd, ctx.cwd, ctx.cwd);
       try {
         const record = await store.register({
           item,
@@ -51,7 +48,7 @@ export function register(group: Command, ctx: CliContext): void {
           harnessSessionId: flags.sessionId.trim(),
           cwd,
           tmuxTarget: flags.tmux ?? "",
-          url: flags.url ?? `https://${item.host}/${item.owner}/${item.repo}/issues/${item.number}`,
+          url: flags.url ?? webUrlOf(item),
           force: flags.force === true,
         });
         println(ctx, `registered ${item.ref} -> ${record.harness}:${record.harnessSessionId}`);

@@ -26,6 +26,7 @@ import { terminateTree } from "./_kill_tree.ts";
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
 import { paneOf, panePid, type PaneState, paneState, pasteInto, startIn } from "./_tmux_pane.ts";
+import { messageOf } from "../../errors.ts";
 
 /** A respawn that could not resume its conversation and booted a fresh one instead. */
 export interface ResumeFailure {
@@ -231,7 +232,7 @@ export class TmuxRunner implements HarnessRunner {
       );
     } catch (err) {
       signal?.throwIfAborted();
-      return `tmux failed to resume: ${err instanceof Error ? err.message : String(err)}`;
+      return `tmux failed to resume: ${messageOf(err)}`;
     }
     // tmux starts the pane at once; a harness that cannot resume exits a moment later
     const name = tmuxSessionName(s.slug);

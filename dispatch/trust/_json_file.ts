@@ -8,6 +8,7 @@
  */
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../../state/atomic.ts";
+import { messageOf } from "../../errors.ts";
 
 /** One key to set to `true`: its path of object keys, and how it is reported. */
 export interface KeyEdit {
@@ -53,7 +54,7 @@ export async function mergeTrue(file: string, edits: readonly KeyEdit[]): Promis
       try {
         data = JSON.parse(text);
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = messageOf(error);
         return {
           status: "failed",
           error: `not valid JSON (${why}); left as it is: fix or remove it`,
@@ -91,7 +92,7 @@ export async function mergeTrue(file: string, edits: readonly KeyEdit[]): Promis
     await writeFileAtomic(path, out, created ? { mode: 0o600 } : {});
     return { status: "written", changed, created };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     return { status: "failed", error: `${why}; check the file's permissions` };
   }
 }

@@ -13,6 +13,7 @@ import type { EventSink } from "../../events/mod.ts";
 import type { HarnessName, HarnessTrust } from "../seams.ts";
 import { type KeyEdit, mergeTrue } from "./_json_file.ts";
 import { asksForBypass, claudeFiles, trustTarget } from "./_scope.ts";
+import { messageOf } from "../../errors.ts";
 
 /** Options for {@linkcode ClaudeTrust}. */
 export interface ClaudeTrustOptions {
@@ -39,7 +40,7 @@ export class ClaudeTrust implements HarnessTrust {
   prepare(o: { harness: HarnessName; cwd: string; extraArgs: string[] }): Promise<void> {
     if (!this.#o.config.enabled || o.harness !== "claude") return Promise.resolve();
     const run = this.#queue.then(() => this.#prepare(o.cwd, o.extraArgs)).catch((error) =>
-      this.#failed("", error instanceof Error ? error.message : String(error))
+      this.#failed("", messageOf(error))
     );
     this.#queue = run;
     return run;

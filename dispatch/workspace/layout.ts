@@ -39,11 +39,3 @@ export function pullBranch(number: number): string {
 export function pullRef(number: number): string {
   return `refs/remotes/origin/pr/${number}/head`;
 }
-
-/**
- * The HTTPS clone URL of the item's repository: `https://github.com/o/r.git`, and for an
- * Enterprise item its own host (`https://ghe.example/o/r.git`). No credentials in it, ever.
- */
-export function githubRemoteUrl(item: WorkItemRef): string {
-  return `https://${item.host}/${item.owner}/${item.repo}.git`;
-}

@@ -8,11 +8,4 @@
 export { GitWorkspaces, type GitWorkspacesOptions } from "./workspaces.ts";
 export { denoGit, type DenoGitOptions, type GitCall, type GitResult, type GitRun } from "./git.ts";
 export { WorkspaceError, type WorkspaceStep } from "./error.ts";
-export {
-  cacheDir,
-  githubRemoteUrl,
-  issueBranch,
-  pullBranch,
-  pullRef,
-  worktreeDir,
-} from "./layout.ts";
+export { cacheDir, issueBranch, pullBranch, pullRef, worktreeDir } from "./layout.ts";

@@ -23,12 +23,13 @@ import { cleanupWorktree } from "./_cleanup.ts";
 import { denoGit, type GitRun } from "./git.ts";
 import { repoOf } from "../../state/work_item.ts";
 import { cacheDir, worktreeDir } from "./layout.ts";
+import { messageOf } from "../../errors.ts";
 
 /** Options for {@linkcode GitWorkspaces}. */
 export interface GitWorkspacesOptions {
   /** `routing.workspace.root` (absolute). */
   root: string;
-  /** The clone URL of an item's repository (see `githubRemoteUrl`); tests pass a bare repo's path. */
+  /** The clone URL of an item's repository (see `remoteOf` in `dispatch/open.ts`); tests pass a bare repo's path. */
   remoteUrl: (item: WorkItemRef) => string;
   /** The GitHub token, read at each clone or fetch; only ever handed to git by environment. */
   token?: () => string | undefined;
@@ -127,7 +128,7 @@ export class GitWorkspaces implements Workspaces {
       return await fn();
     } catch (error) {
       const message = redact(
-        error instanceof Error ? error.message : String(error),
+        messageOf(error),
         this.#o.token?.(),
       );
       this.#o.events.emit("workspace.failed", {
