@@ -1,56 +1,120 @@
 /**
  * A delivery into a live, active session: the event prompt rendered (from the event as the
- * `input_received` hooks left its text), handed to the runner — or, when the harness is gone,
- * the session relaunched on it — and the delivery id noted on the session (at-most-once).
+ * `input_received` hooks left its text) and handed to the session's gathered deliveries
+ * (`_batch.ts`); a batch goes to the runner as one prompt — or, when the harness is gone, the
+ * session is relaunched on the first prompt of it — and its delivery ids are noted on the session
+ * (at-most-once).
  *
  * @module
  */
-import type { SessionRecord } from "../state/registry.ts";
 import type { RoutedEvent } from "./types.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import type { Later, Turn } from "./_deps.ts";
+import type { SessionRecord } from "../state/registry.ts";
+import type { Pending } from "./_batch.ts";
+import type { HostedSession } from "./seams.ts";
 import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
 import { messageOf } from "../errors.ts";
 import { hostedOf } from "./sessions/mod.ts";
 
-/** Delivers `event` (text maybe rewritten) into `live`. */
-export async function deliver(
-  turn: Turn,
-  live: SessionRecord,
-  event: RoutedEvent,
-): Promise<Handled> {
-  const { runner, sessions } = turn.deps;
+/** Between the prompts of one batch: a line of its own, so each event reads as it would alone. */
+export const BATCH_SEPARATOR = "\n\n---\n\n";
+
+/** Queues `event` (text maybe rewritten) for `live`; its outcome comes once it was delivered. */
+export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): Later {
   turn.pickup();
-  const hosted = hostedOf(live);
   const prompt = eventPrompt(turn, event);
-  let respawned = false;
+  return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
+}
+
+/** Delivers one session's batch and settles each of its events (never throws). */
+export async function deliverBatch(batch: Pending[]): Promise<void> {
+  const leader = batch[0].turn;
+  const { runner, sessions } = leader.deps;
+  // read again: a respawn while the batch waited may have given the session a new harness id
+  let current: SessionRecord | undefined;
   try {
-    const alive = await turn.harness("checking the harness", () => runner.alive(hosted));
-    if (alive) {
-      await turn.harness(
+    current = await sessions.live(leader.ref);
+  } catch {
+    current = batch.at(-1)!.live;
+  }
+  if (!current) {
+    const gone = new Error("the session was closed before the delivery");
+    for (const p of batch) p.resolve({ outcome: p.turn.failed("deliver", gone) });
+    return;
+  }
+  if (current.status === "paused") {
+    for (const p of batch) p.resolve(p.turn.dropped("session-paused"));
+    return;
+  }
+  const hosted = hostedOf(current);
+  const prompt = batch.map((p) => p.prompt).join(BATCH_SEPARATOR);
+  let alive: boolean;
+  try {
+    if (runner.deliverIfAlive) {
+      alive = await leader.harness(
         `delivering to ${hosted.harness}`,
-        (signal) => runner.deliver(hosted, prompt, { signal }),
+        (signal) => runner.deliverIfAlive!(hosted, prompt, { signal }),
       );
     } else {
-      const refused = await respawn(turn, hosted, prompt);
-      if (refused) return refused;
-      respawned = true;
+      alive = await leader.harness("checking the harness", () => runner.alive(hosted));
+      if (alive) {
+        await leader.harness(
+          `delivering to ${hosted.harness}`,
+          (signal) => runner.deliver(hosted, prompt, { signal }),
+        );
+      }
     }
   } catch (err) {
-    return { outcome: turn.failed("deliver", err) };
+    for (const p of batch) p.resolve({ outcome: p.turn.failed("deliver", err) });
+    return;
   }
+  if (!alive) {
+    // relaunched on the first prompt; the rest go into the new harness as a batch of their own
+    const [first, ...rest] = batch;
+    first.resolve(await relaunch(first, hosted));
+    if (rest.length > 0) await deliverBatch(rest);
+    return;
+  }
+  await note(batch);
+  for (const p of batch) p.resolve(delivered(p, hosted, { respawned: false, batch: batch.length }));
+}
+
+/** The harness was gone: relaunched with this event's prompt (the `session_spawn` hooks asked). */
+async function relaunch(p: Pending, hosted: HostedSession) {
   try {
-    await sessions.touch(turn.ref, event.deliveryId);
+    const refused = await respawn(p.turn, hosted, p.prompt);
+    if (refused) return refused;
+  } catch (err) {
+    return { outcome: p.turn.failed("deliver", err) };
+  }
+  await note([p]);
+  return delivered(p, hosted, { respawned: true, batch: 1 });
+}
+
+/** Notes the batch's delivery ids on the session (at-most-once). */
+async function note(batch: Pending[]): Promise<void> {
+  const { turn } = batch[0];
+  try {
+    await turn.deps.sessions.touch(turn.ref, batch.map((p) => p.event.deliveryId));
   } catch (err) {
     // delivered all the same; a redelivery may repeat it, which is the lesser harm
-    turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
+    for (const p of batch) {
+      p.turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
+    }
   }
-  turn.emit("dispatch.delivered", {
-    kind: event.kind,
-    gh_event: event.ghEvent,
+}
+
+function delivered(p: Pending, hosted: HostedSession, o: { respawned: boolean; batch: number }) {
+  p.turn.emit("dispatch.delivered", {
+    kind: p.event.kind,
+    gh_event: p.event.ghEvent,
     harness: hosted.harness,
     harness_session_id: hosted.harnessSessionId,
-    respawned,
+    respawned: o.respawned,
+    batch: o.batch,
   });
-  return { outcome: { status: "delivered", detail: respawned ? "respawned" : "delivered" } };
+  return {
+    outcome: { status: "delivered" as const, detail: o.respawned ? "respawned" : "delivered" },
+  };
 }

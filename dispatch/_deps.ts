@@ -11,6 +11,8 @@ import type { SessionDispatcherOptions, StartMarks } from "./dispatcher.ts";
 import type { PromptTemplates } from "./prompts.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 import { react } from "./_reactions.ts";
+import type { Deliveries } from "./_batch.ts";
+import type { Lane } from "./_lane.ts";
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {
@@ -18,6 +20,10 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   startMarks: StartMarks;
   now: () => Date;
   uuid: () => string;
+  /** The deliveries into live sessions, gathered per session (`_batch.ts`). */
+  deliveries: Deliveries;
+  /** Where reactions wait for the dispatcher to be idle (`_lane.ts`). */
+  reactions: Lane;
 }
 
 /** A step's answer: the outcome, and whether it counts as done for the reaction (default: delivered). */
@@ -25,6 +31,14 @@ export interface Handled {
   outcome: DispatchOutcome;
   ok?: boolean;
 }
+
+/** A step whose outcome comes later: a delivery handed to its session's batch. */
+export interface Later {
+  later: Promise<Handled>;
+}
+
+/** What a turn's step answers: its outcome now, or later. */
+export type Answer = Handled | Later;
 
 /** A harness call that outlived `dispatchTimeoutSeconds`. */
 export class DispatchTimeout extends Error {
@@ -58,17 +72,18 @@ export class Turn {
     return this.event.workItem.ref;
   }
 
-  /** Picks the event up: the `started` reaction (once), not waited for. */
+  /** Picks the event up: the `started` reaction (once, in the reactions' lane), not waited for. */
   pickup(): void {
     if (this.#picked) return;
     this.#picked = true;
-    this.#reactions = react(this, "started");
+    this.#reactions = this.deps.reactions.run(() => react(this, "started"));
   }
 
   /** After the turn: `completed` or `error` when it was picked up (after `started`). */
   async finish(ok: boolean): Promise<void> {
     if (!this.#picked) return;
-    this.#reactions = this.#reactions.then(() => react(this, ok ? "completed" : "error"));
+    const state = ok ? "completed" : "error";
+    this.#reactions = this.#reactions.then(() => this.deps.reactions.run(() => react(this, state)));
     await this.#reactions;
   }
 

@@ -9,13 +9,17 @@
  * | presence                          | settled            | settled            | spawn policy               |
  * | close                             | closure            | closure            | closure (disarms)          |
  *
- * A delivery id the session already took is settled `duplicate-delivery` first.
+ * A delivery id the session already took (or holds in a batch not yet delivered) is settled
+ * `duplicate-delivery` first. A delivery into a live session is handed to the session's batch
+ * (`_batch.ts`) and answered later; every other step that acts on the session (a command, a
+ * closure, a spawn) first waits until the session's earlier deliveries are done.
  *
  * @module
  */
+import type { SessionRecord } from "../state/registry.ts";
 import { parseControl } from "./keywords.ts";
 import type { RoutedEvent } from "./types.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import type { Answer, Handled, Turn } from "./_deps.ts";
 import { askInput } from "./_call_sites.ts";
 import { closure } from "./_closure.ts";
 import { onCommand } from "./_control.ts";
@@ -25,27 +29,30 @@ import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
 
 /** Decides and does the turn's event. */
-export async function handle(turn: Turn): Promise<Handled> {
+export async function handle(turn: Turn): Promise<Answer> {
   const { deps, event } = turn;
-  if (await deps.sessions.hasDelivery(turn.ref, event.deliveryId)) {
+  // one read of the session's record for the turn: the duplicate check and the live session
+  const { duplicate, live } = await deps.sessions.lookup(turn.ref, event.deliveryId);
+  if (duplicate || deps.deliveries.has(turn.ref, event.deliveryId)) {
     return turn.settled("duplicate-delivery");
   }
   switch (event.kind) {
     case "close":
+      await deps.deliveries.drain(turn.ref);
       return await closure(turn);
     case "comment":
     case "review":
     case "review_comment":
-      return await onText(turn);
+      return await onText(turn, live);
     case "presence":
-      return await onPresence(turn);
+      return await onPresence(turn, live);
     case "item":
     case "ci":
-      return await onOther(turn);
+      return await onOther(turn, live);
   }
 }
 
-async function onText(turn: Turn): Promise<Handled> {
+async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answer> {
   const { event } = turn;
   if (event.action === "deleted") return turn.settled("comment-deleted");
   const parsed = parseControl(event.text, turn.config.control);
@@ -57,10 +64,13 @@ async function onText(turn: Turn): Promise<Handled> {
     }, "warning");
     return turn.settled("ambiguous");
   }
-  if (parsed.command) return await onCommand(turn, parsed.command);
-  const live = await turn.deps.sessions.live(turn.ref);
+  if (parsed.command) {
+    await turn.deps.deliveries.drain(turn.ref);
+    return await onCommand(turn, parsed.command);
+  }
   if (live?.status === "paused") return turn.dropped("session-paused");
   if (!live) {
+    await turn.deps.deliveries.drain(turn.ref);
     const policy = await spawnPolicy(turn);
     if (policy !== "spawn") return turn.dropped(policy);
   }
@@ -76,7 +86,7 @@ async function onText(turn: Turn): Promise<Handled> {
     });
   }
   const shown: RoutedEvent = gate.text === event.text ? event : { ...event, text: gate.text };
-  if (live) return await deliver(turn, live, shown);
+  if (live) return deliver(turn, live, shown);
   const record = await turn.deps.controlStore.get(turn.ref);
   return await spawnFor(turn, shown, {
     command: record?.command ?? "",
@@ -84,8 +94,9 @@ async function onText(turn: Turn): Promise<Handled> {
   });
 }
 
-async function onPresence(turn: Turn): Promise<Handled> {
-  if (await turn.deps.sessions.live(turn.ref)) return turn.settled("session-exists");
+async function onPresence(turn: Turn, live: SessionRecord | undefined): Promise<Handled> {
+  if (live) return turn.settled("session-exists");
+  await turn.deps.deliveries.drain(turn.ref);
   const policy = await spawnPolicy(turn);
   if (policy !== "spawn") return turn.dropped(policy);
   const record = await turn.deps.controlStore.get(turn.ref);
@@ -96,10 +107,10 @@ async function onPresence(turn: Turn): Promise<Handled> {
 }
 
 /** `item` and `ci`: delivered to a live session; only an `item` may spawn, and only unstarted. */
-async function onOther(turn: Turn): Promise<Handled> {
-  const live = await turn.deps.sessions.live(turn.ref);
+async function onOther(turn: Turn, live: SessionRecord | undefined): Promise<Answer> {
   if (live?.status === "paused") return turn.dropped("session-paused");
-  if (live) return await deliver(turn, live, turn.event);
+  if (live) return deliver(turn, live, turn.event);
+  await turn.deps.deliveries.drain(turn.ref);
   if (turn.event.kind === "ci") return turn.settled("no-session");
   if (!armed(turn)) return turn.dropped("spawn-policy");
   if (turn.config.control.requireStartCommand) {

@@ -7,6 +7,9 @@
  * - one queue per work item (one event at a time, in arrival order), at most
  *   `maxConcurrentDispatches` across items, every harness call bounded by
  *   `dispatchTimeoutSeconds`;
+ * - a delivery into a live session gives the item's queue back at once: the prompts that gather
+ *   while an earlier delivery into that session is under way go in next, together, in order
+ *   (`_batch.ts`);
  * - a delivery id a session already took is settled `duplicate-delivery`;
  * - a comment carrying one control keyword is executed and never forwarded; two are ambiguous;
  * - with no session, the spawn policy (`spawnOnUnmatched`, `requireStartCommand`) decides;
@@ -39,7 +42,10 @@ import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
 import { KeyedQueue } from "./_queue.ts";
 import { FileStartMarks } from "./_arming.ts";
 import { handle } from "./_handle.ts";
-import { type Deps, Turn } from "./_deps.ts";
+import { type Answer, type Deps, type Handled, Turn } from "./_deps.ts";
+import { Deliveries } from "./_batch.ts";
+import { deliverBatch } from "./_deliver.ts";
+import { Lane } from "./_lane.ts";
 
 /** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
 export interface DispatchHooks {
@@ -59,7 +65,7 @@ export interface DispatchGitHub {
 /** What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts`). */
 export type DispatchSessions = Pick<
   SessionStore,
-  "register" | "live" | "update" | "touch" | "hasDelivery" | "close"
+  "register" | "lookup" | "live" | "update" | "touch" | "hasDelivery" | "close"
 >;
 
 /** The runner, with what announcements may say about it when it knows. */
@@ -122,34 +128,64 @@ export class SessionDispatcher implements Dispatcher {
       startMarks: opts.startMarks ?? new FileStartMarks(opts.controlStore.dir),
       now: opts.now ?? (() => new Date()),
       uuid: opts.uuid ?? (() => crypto.randomUUID()),
+      // a headless delivery is a harness run (minutes, a process): bounded; a paste into a
+      // running tmux pane takes milliseconds and launches nothing
+      deliveries: new Deliveries(
+        deliverBatch,
+        () => opts.runner.kind === "process" ? opts.config().maxConcurrentDispatches : Infinity,
+      ),
+      reactions: new Lane({
+        busy: () => {
+          const { running, waiting } = this.load;
+          return running + waiting > 0;
+        },
+      }),
     };
     this.#queue = new KeyedQueue(() => opts.config().maxConcurrentDispatches);
   }
 
-  /** Events running and waiting (for status lines and tests). */
+  /** Events running and waiting (for status lines and tests); a delivery batch counts its events. */
   get load(): { running: number; waiting: number } {
-    return this.#queue.size;
+    const turns = this.#queue.size;
+    const deliveries = this.#deps.deliveries.size;
+    return {
+      running: turns.running + deliveries.running,
+      waiting: turns.waiting + deliveries.waiting,
+    };
   }
 
-  /** Queues `event` behind its work item's earlier events; resolves when its turn is done. */
+  /**
+   * Queues `event` behind its work item's earlier events; resolves when its turn is done (a
+   * delivery: once its batch went into the session).
+   */
   dispatch(event: RoutedEvent, opts: { signal?: AbortSignal } = {}): Promise<DispatchOutcome> {
-    return this.#queue.run(event.workItem.ref, async () => {
-      if (opts.signal?.aborted) return { status: "failed", reason: "aborted", retry: true };
-      const turn = new Turn(this.#deps, event, opts.signal);
-      let outcome: DispatchOutcome;
-      let ok: boolean | undefined;
-      try {
-        ({ outcome, ok } = await handle(turn));
-      } catch (err) {
-        outcome = turn.failed("dispatch", err);
-      }
-      // the 🎉/😕 reaction goes out after the turn, not inside it: a GitHub round trip must not
-      // hold the work item's queue (or a dispatch slot) while the next event waits
-      const finishing = turn.finish(ok ?? outcome.status === "delivered").catch(() => {});
-      this.#finishing.add(finishing);
-      finishing.finally(() => this.#finishing.delete(finishing));
-      return outcome;
+    return new Promise((resolve, reject) => {
+      this.#queue.run(event.workItem.ref, async () => {
+        if (opts.signal?.aborted) {
+          resolve({ status: "failed", reason: "aborted", retry: true });
+          return;
+        }
+        const turn = new Turn(this.#deps, event, opts.signal);
+        let answer: Answer;
+        try {
+          answer = await handle(turn);
+        } catch (err) {
+          answer = { outcome: turn.failed("dispatch", err) };
+        }
+        // a delivery settles when its batch is done; the item's next event need not wait for it
+        if ("later" in answer) answer.later.then((h) => resolve(this.#done(turn, h)), reject);
+        else resolve(this.#done(turn, answer));
+      }).catch(reject);
     });
+  }
+
+  #done(turn: Turn, { outcome, ok }: Handled): DispatchOutcome {
+    // the 🎉/😕 reaction goes out after the turn, not inside it: a GitHub round trip must not
+    // hold the work item's queue (or a dispatch slot) while the next event waits
+    const finishing = turn.finish(ok ?? outcome.status === "delivered").catch(() => {});
+    this.#finishing.add(finishing);
+    finishing.finally(() => this.#finishing.delete(finishing));
+    return outcome;
   }
 
   /** Resolves once every reaction begun so far has been sent (a stopping daemon; tests). */

@@ -96,9 +96,13 @@ export class DryRunDispatcher implements Dispatcher {
 
   #sessionsView(): DispatchSessions {
     const view = {
-      hasDelivery: (ref: string, id: string) => {
+      hasDelivery: (ref: string, id: string) => this.#real.sessions.hasDelivery(ref, id),
+      lookup: async (ref: string, id: string) => {
         this.#current.set(ref, id); // the first question of every turn
-        return this.#real.sessions.hasDelivery(ref, id);
+        return {
+          duplicate: await this.#real.sessions.hasDelivery(ref, id),
+          live: await this.#live(ref),
+        };
       },
       live: (ref: string) => this.#live(ref),
       register: (input: RegisterInput) => {

@@ -69,6 +69,16 @@ export interface HarnessRunner {
   /** Whether the harness is running (tmux: the pane's process lives; process: always true). */
   alive(s: HostedSession): Promise<boolean>;
   /**
+   * {@linkcode alive} and {@linkcode deliver} in one, where the runner can do both cheaper
+   * together (tmux: two round trips instead of four); `false` when the harness is not running
+   * (nothing delivered).
+   */
+  deliverIfAlive?(
+    s: HostedSession,
+    prompt: string,
+    opts: { signal?: AbortSignal },
+  ): Promise<boolean>;
+  /**
    * Ends the harness at closure: tmux kills the harness inside (SIGTERM, then SIGKILL after the
    * grace) and keeps or kills the session per `keepSessionOnClose`; process: nothing runs.
    */

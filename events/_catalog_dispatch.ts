@@ -28,7 +28,8 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
     },
   },
   "dispatch.delivered": {
-    description: "An event's prompt was delivered into its work item's live session.",
+    description:
+      "An event's prompt was delivered into its work item's live session (prompts that gathered while an earlier delivery was under way go in together, as one batch).",
     level: "info",
     fields: {
       work_item: ITEM,
@@ -38,6 +39,7 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
       harness: HARNESS,
       harness_session_id: SESSION_ID,
       respawned: "boolean — the harness was gone and was relaunched on this prompt",
+      batch: "number — how many events' prompts went into the session in this one harness call",
     },
   },
   "dispatch.failed": {

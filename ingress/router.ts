@@ -209,6 +209,7 @@ export class Router implements RouteSink {
 
   /** The first item with a live session, else the first item. */
   async #preferred(ctx: Ctx, items: Candidate[]): Promise<Candidate> {
+    if (items.length === 1) return items[0];
     for (const c of items) if (await this.#isLive(ctx, c.item.ref)) return c;
     return items[0];
   }

@@ -496,7 +496,11 @@ Deno.test("a session lookup that throws rethrows and releases the delivery id", 
   const { router, dispatcher, sessions } = testRouter();
   const live = sessions.live.bind(sessions);
   sessions.live = () => Promise.reject(new Error("registry unreadable"));
-  const ev = ingress("issue_comment", issueCommentPayload({}), { deliveryId: "r1" });
+  // two items the comment may concern: which one has a live session decides
+  const ev = ingress("issue_comment", issueCommentPayload({ number: 42, pr: true }), {
+    deliveryId: "r1",
+    closingIssues: [{ repo: "octo/other", number: 7 }, { repo: "octo/other", number: 8 }],
+  });
   await assert.rejects(router.route(ev), /registry unreadable/);
   sessions.live = live;
   await router.route(ev);

@@ -22,9 +22,9 @@ export interface WriteAtomicOptions {
 const encoder = new TextEncoder();
 const posix = Deno.build.os !== "windows";
 
-async function existingMode(path: string): Promise<number | undefined> {
+function existingMode(path: string): number | undefined {
   try {
-    return (await Deno.stat(path)).mode ?? undefined;
+    return Deno.statSync(path).mode ?? undefined;
   } catch {
     return undefined;
   }
@@ -33,14 +33,30 @@ async function existingMode(path: string): Promise<number | undefined> {
 async function syncDir(dir: string): Promise<void> {
   if (!posix) return;
   try {
-    using handle = await Deno.open(dir, { read: true });
+    using handle = Deno.openSync(dir, { read: true });
     await handle.sync();
   } catch { /* best effort: some filesystems refuse to sync a directory */ }
+}
+
+/** Runs `step`; when the parent folder is missing, creates it and runs `step` again. */
+async function inFolder<T>(path: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    return await step();
+  }
 }
 
 /**
  * Writes `data` to `path` atomically, creating missing parent directories.
  * Throws (with the old file untouched and no temp file left) when any step fails.
+ *
+ * The steps the kernel may make slow — creating the temp file and renaming it over the target
+ * (ext4 starts the new data's writeback there) — and the disk flushes run off the calling
+ * thread; the cheap ones (the mode, a stat) are synchronous calls. `durable: false` creates and
+ * fills the temp file in one call.
  */
 export async function writeFileAtomic(
   path: string,
@@ -48,22 +64,32 @@ export async function writeFileAtomic(
   opts: WriteAtomicOptions = {},
 ): Promise<void> {
   const dir = dirname(path);
-  await Deno.mkdir(dir, { recursive: true });
-  const mode = opts.mode ?? (await existingMode(path)) ?? 0o644;
+  const mode = opts.mode ?? existingMode(path) ?? 0o644;
   const tmp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  const durable = opts.durable !== false;
   try {
-    {
-      using file = await Deno.open(tmp, { write: true, createNew: true, mode });
+    if (durable) {
+      using file = await inFolder(
+        tmp,
+        () => Deno.open(tmp, { write: true, createNew: true, mode }),
+      );
       let rest = bytes;
-      while (rest.length > 0) rest = rest.subarray(await file.write(rest));
-      if (opts.durable !== false) await file.sync();
+      while (rest.length > 0) rest = rest.subarray(file.writeSync(rest));
+      await file.sync();
+    } else {
+      await inFolder(tmp, () => Deno.writeFile(tmp, bytes, { createNew: true, mode }));
     }
-    if (posix) await Deno.chmod(tmp, mode & 0o7777); // the umask trimmed the open() mode
+    if (posix) Deno.chmodSync(tmp, mode & 0o7777); // the umask trimmed the open() mode
     await Deno.rename(tmp, path);
   } catch (error) {
-    await Deno.remove(tmp).catch(() => {});
+    // a name taken by another writer's temp file is not ours to remove
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* never created, or already gone */ }
+    }
     throw error;
   }
-  if (opts.durable !== false) await syncDir(dir);
+  if (durable) await syncDir(dir);
 }

@@ -51,6 +51,20 @@ export function workItem(
  * ref (the CLI turns that into a usage error).
  */
 export function parseWorkItem(text: string): WorkItemRef | undefined {
+  // a daemon parses the same few refs many times per event: the answers are remembered (each
+  // caller gets its own copy), a bounded number of them
+  const known = parsed.get(text);
+  if (known !== undefined) return known === null ? undefined : { ...known };
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  const item = parseFresh(text);
+  parsed.set(text, item ?? null);
+  return item && { ...item };
+}
+
+const PARSED_MAX = 4096;
+const parsed = new Map<string, WorkItemRef | null>();
+
+function parseFresh(text: string): WorkItemRef | undefined {
   const m = /^github:(?:([^/#\s]+)\/)?([^/#\s]+)\/([^/#\s]+)#([0-9]+)$/.exec(text.trim());
   if (!m) return undefined;
   try {

@@ -29,7 +29,7 @@ export const DEFAULT_QUEUE_JOBS = 1024;
 /** Default bound on the bytes of waiting and running deliveries (64 MiB). */
 export const DEFAULT_QUEUE_BYTES = 64 * 1024 * 1024;
 /** Default number of deliveries routed at once. */
-export const DEFAULT_QUEUE_WORKERS = 32;
+export const DEFAULT_QUEUE_WORKERS = 256;
 
 /** What {@linkcode RouteQueue.close} left. */
 export interface CloseResult<T> {

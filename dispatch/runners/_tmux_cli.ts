@@ -12,7 +12,10 @@ export interface TmuxCli {
   /** Added to the environment of the tmux client (and of the server, when this starts it). */
   env: Record<string, string>;
   /** A persistent control-mode client; commands go through it when it is available. */
-  control?: { run(commands: string[][]): Promise<TmuxOutput | undefined> };
+  control?: {
+    run(commands: string[][]): Promise<TmuxOutput | undefined>;
+    runAll(commands: string[][]): Promise<TmuxOutput[] | undefined>;
+  };
 }
 
 /** What one tmux invocation printed. */

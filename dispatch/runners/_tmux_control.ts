@@ -29,20 +29,32 @@ export const ANSWER_TIMEOUT_MS = 15_000;
 let instances = 0;
 const ENC = new TextEncoder();
 
+/** The characters a double-quoted tmux word cannot hold as they are. */
+// deno-lint-ignore no-control-regex -- control characters are exactly what it looks for
+const SPECIAL = /[\\"$~\x00-\x1f\x7f]/g;
+
+function escapeOne(ch: string): string {
+  switch (ch) {
+    case "~":
+      return "\\176"; // a leading `~` is a home directory, even quoted
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case "\\":
+    case '"':
+    case "$":
+      return `\\${ch}`;
+    default:
+      return `\\${ch.charCodeAt(0).toString(8).padStart(3, "0")}`;
+  }
+}
+
 /** `s` as one double-quoted tmux word that tmux reads back as exactly `s`. */
 export function quoteWord(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === "\\" || ch === '"' || ch === "$") out += `\\${ch}`;
-    else if (ch === "~") out += "\\176"; // a leading `~` is a home directory, even quoted
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (c < 0x20 || c === 0x7f) out += `\\${c.toString(8).padStart(3, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
+  return `"${s.replace(SPECIAL, escapeOne)}"`;
 }
 
 /** The control-mode line of one command: its words, quoted. */
@@ -89,6 +101,16 @@ export class TmuxControl {
       if (out.code !== 0) return { ...out, stdout };
     }
     return { code: 0, stdout, stderr: "" };
+  }
+
+  /**
+   * Runs commands that do not depend on each other in one go: every line is written at once and
+   * each command answers for itself (a failure does not stop the others). One round trip for
+   * all of them; `undefined` when no control client is available (nothing was sent).
+   */
+  async runAll(commands: string[][]): Promise<TmuxOutput[] | undefined> {
+    if (!(await this.#ready())) return undefined;
+    return await Promise.all(commands.map((command) => this.#send(controlLine(command))));
   }
 
   /** Ends the client and its session; later calls to {@linkcode run} return `undefined`. */

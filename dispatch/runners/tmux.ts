@@ -25,7 +25,15 @@ import type {
 import { terminateTree } from "./_kill_tree.ts";
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
-import { paneOf, panePid, type PaneState, paneState, pasteInto, startIn } from "./_tmux_pane.ts";
+import {
+  paneOf,
+  panePid,
+  type PaneState,
+  paneState,
+  pasteIfAlive,
+  pasteInto,
+  startIn,
+} from "./_tmux_pane.ts";
 import { messageOf } from "../../errors.ts";
 
 /** A respawn that could not resume its conversation and booted a fresh one instead. */
@@ -135,6 +143,20 @@ export class TmuxRunner implements HarnessRunner {
       return;
     }
     await pasteInto(this.#cli, name, prompt, opts.signal);
+  }
+
+  /**
+   * Pastes the prompt and presses Enter when the harness runs; `false` when its pane is dead or
+   * gone (nothing pasted: the caller relaunches it, asking the hooks first).
+   */
+  async deliverIfAlive(
+    s: HostedSession,
+    prompt: string,
+    opts: { signal?: AbortSignal },
+  ): Promise<boolean> {
+    const name = tmuxSessionName(s.slug);
+    this.#aliveAt.delete(name);
+    return await pasteIfAlive(this.#cli, name, prompt, opts.signal);
   }
 
   /** Whether the pane's process is running. */

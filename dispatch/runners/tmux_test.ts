@@ -72,6 +72,37 @@ for (const control of [false, true]) {
     }
   });
 
+  Deno.test(`tmux runner: deliverIfAlive pastes into a running harness, and leaves a dead or missing one alone${mode}`, async () => {
+    const t = await tmuxSetup({ control });
+    try {
+      const s = t.session(1);
+      await t.runner.spawn(s, "start", { resume: false });
+      assert.equal(await t.runner.deliverIfAlive(s, "one; $HOME", {}), true);
+      assert.equal(await t.runner.deliverIfAlive(s, "two\nlines", {}), true);
+      const entries = await waitForHarnessLog(
+        t.harnessLog,
+        (e) => e.filter((x) => x.event === "input").length === 3,
+      );
+      assert.deepEqual(
+        entries.filter((e) => e.event === "input").map((e) => e.line),
+        ["one; $HOME", "two", "lines"],
+      );
+      // a missing session, then a dead pane: nothing pasted, nothing booted, no buffer left
+      assert.equal(await t.runner.deliverIfAlive(t.session(2), "nobody", {}), false);
+      const [boot] = entries.filter((e) => e.event === "boot");
+      Deno.kill(boot.pid, "SIGKILL");
+      await waitAlive(() => t.runner.alive(s), false);
+      assert.equal(await t.runner.deliverIfAlive(s, "into the dead pane", {}), false);
+      assert.equal((await t.tmux("list-buffers")).trim(), "");
+      const after = await waitForHarnessLog(t.harnessLog, (e) => e.length >= 4);
+      assert.equal(after.filter((e) => e.event === "boot").length, 1);
+      assert.ok(!after.some((e) => e.line === "nobody" || e.line === "into the dead pane"));
+      assert.deepEqual(t.respawns, []);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   Deno.test(`tmux runner: a dead pane is respawned on delivery, resuming the same conversation${mode}`, async () => {
     const t = await tmuxSetup({ control });
     try {

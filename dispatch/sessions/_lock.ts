@@ -14,16 +14,30 @@ import { KeyedLock } from "../_keyed_lock.ts";
 
 const queue = new KeyedLock();
 
-/** Runs `fn` holding the exclusive lock on `path` (created, with its folder, when missing). */
+function openLockFile(path: string): Deno.FsFile {
+  const open = () => Deno.openSync(path, { read: true, write: true, create: true });
+  try {
+    return open();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    return open();
+  }
+}
+
+/**
+ * Runs `fn` holding the exclusive lock on `path` (created, with its folder, when missing). The
+ * open and the unlock are synchronous calls (they never wait); the lock itself is awaited, so
+ * a CLI verb holding it never stalls the daemon's thread.
+ */
 export function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   return queue.run(path, async () => {
-    await Deno.mkdir(dirname(path), { recursive: true });
-    using file = await Deno.open(path, { read: true, write: true, create: true });
+    using file = openLockFile(path);
     await file.lock(true);
     try {
       return await fn();
     } finally {
-      await file.unlock();
+      file.unlockSync();
     }
   });
 }

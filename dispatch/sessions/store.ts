@@ -201,24 +201,40 @@ export class SessionStore {
   }
 
   /**
-   * Notes a delivery to the live session of `ref`: `lastEventAt` is now, and `deliveryId` joins
-   * `recentDeliveries` (the last {@linkcode RECENT_DELIVERIES}, newest last; a repeat moves to
-   * the end). `undefined` when there is no live session.
+   * Notes deliveries to the live session of `ref`: `lastEventAt` is now, and each delivery id
+   * joins `recentDeliveries` in order (the last {@linkcode RECENT_DELIVERIES}, newest last; a
+   * repeat moves to the end). `undefined` when there is no live session.
    */
-  touch(ref: string, deliveryId: string): Promise<SessionRecord | undefined> {
+  touch(ref: string, deliveryIds: string | string[]): Promise<SessionRecord | undefined> {
+    const ids = typeof deliveryIds === "string" ? [deliveryIds] : deliveryIds;
     return this.mutate(ref, (current) => {
       if (!isLive(current)) return { result: undefined };
-      const recent = current.recentDeliveries.filter((d) => d !== deliveryId);
-      recent.push(deliveryId);
+      const recent = current.recentDeliveries.filter((d) => !ids.includes(d));
+      recent.push(...ids);
       const next: SessionRecord = {
         ...current,
         lastEventAt: this.nowIso(),
         recentDeliveries: recent.slice(-RECENT_DELIVERIES),
       };
-      // a delivery per event: two disk flushes each would be most of a burst's time, and what an
-      // OS crash could lose here is the note of one delivery (which a redelivery then repeats)
+      // a note per delivery: two disk flushes each would be most of a burst's time, and what an
+      // OS crash could lose here is the note of one batch (which a redelivery then repeats)
       return { write: next, result: next, durable: false };
     });
+  }
+
+  /**
+   * One read for a turn's first two questions: whether the record of `ref` (whatever its status)
+   * remembers `deliveryId`, and the live session, if any.
+   */
+  async lookup(
+    ref: string,
+    deliveryId: string,
+  ): Promise<{ duplicate: boolean; live: SessionRecord | undefined }> {
+    const record = await this.registry.get(ref);
+    return {
+      duplicate: record?.recentDeliveries.includes(deliveryId) ?? false,
+      live: isLive(record) ? record : undefined,
+    };
   }
 
   /** Whether the record of `ref` remembers `deliveryId` among its recent deliveries. */

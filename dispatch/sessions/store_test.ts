@@ -167,6 +167,22 @@ Deno.test("touch stamps lastEventAt and keeps the last 50 deliveries, newest las
   assert.equal(again.filter((d) => d === "d30").length, 1);
 });
 
+Deno.test("a batch's touch notes its ids in order in one write, and lookup answers both questions", async () => {
+  const { store } = setup();
+  const item = ref("github:octo/repo#6");
+  assert.deepEqual(await store.lookup(item.ref, "x"), { duplicate: false, live: undefined });
+  await store.register(claude(item));
+  await store.touch(item.ref, ["a", "b"]);
+  await store.touch(item.ref, ["c", "a", "d"]); // a repeat moves to the end, never twice
+  const record = (await store.live(item.ref))!;
+  assert.deepEqual(record.recentDeliveries, ["b", "c", "a", "d"]);
+  assert.deepEqual(await store.lookup(item.ref, "c"), { duplicate: true, live: record });
+  assert.equal((await store.lookup(item.ref, "zz")).duplicate, false);
+  await store.close(item.ref);
+  // a closed record still knows what it took; it is no longer live
+  assert.deepEqual(await store.lookup(item.ref, "d"), { duplicate: true, live: undefined });
+});
+
 Deno.test("update changes only the patched fields; an unknown item is undefined", async () => {
   const { store } = setup();
   const item = ref("github:octo/repo#5");

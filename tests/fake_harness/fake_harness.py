@@ -17,17 +17,20 @@ import time
 import uuid
 
 
+_log_fd = None
+
+
 def log(entry):
+    global _log_fd
     path = os.environ.get("FAKE_HARNESS_LOG")
     if not path:
         return
     entry = dict(entry, pid=os.getpid(), ts=time.time())
     data = (json.dumps(entry) + "\n").encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, data)  # one write on an O_APPEND fd: lines of concurrent fakes never mix
-    finally:
-        os.close(fd)
+    if _log_fd is None:
+        # kept open: a pasted prompt is dozens of lines, each logged as it is read
+        _log_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.write(_log_fd, data)  # one write on an O_APPEND fd: lines of concurrent fakes never mix
 
 
 def value_after(argv, flag):
@@ -77,9 +80,44 @@ def run_headless(program, session):
 
 def run_interactive(program, session):
     print(f"fake {program} ready (session {session})", flush=True)
+    fd = sys.stdin.fileno()
+    if os.isatty(fd):
+        # bytes as they come, as a TUI harness reads them: a pasted prompt is one read (and one
+        # log write), not a read per line; CR still arrives as LF (ICRNL), signals still work
+        import termios
+        attrs = termios.tcgetattr(fd)
+        attrs[3] &= ~termios.ICANON
+        attrs[6][termios.VMIN] = 1
+        attrs[6][termios.VTIME] = 0
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    carry = b""
     while True:
-        line = sys.stdin.readline()
-        if not line:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if carry:
+                log_lines([carry], session)
             log({"event": "eof", "session": session})
             return
-        log({"event": "input", "line": line.rstrip("\r\n"), "session": session})
+        *lines, carry = (carry + chunk).split(b"\n")
+        if lines:
+            log_lines(lines, session)
+
+
+def log_lines(lines, session):
+    """One `input` entry per line, all with one time stamp and in one write."""
+    path = os.environ.get("FAKE_HARNESS_LOG")
+    if not path:
+        return
+    global _log_fd
+    if _log_fd is None:
+        _log_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    pid, ts = os.getpid(), time.time()
+    data = "".join(
+        json.dumps({"event": "input", "line": raw.decode("utf-8", "replace").rstrip("\r"),
+                    "session": session, "pid": pid, "ts": ts}) + "\n"
+        for raw in lines
+    ).encode()
+    os.write(_log_fd, data)

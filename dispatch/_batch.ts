@@ -1,0 +1,144 @@
+/**
+ * Deliveries into live sessions, gathered per session. A turn that decides to deliver hands its
+ * rendered prompt here and gives its work item's queue back at once, so the next event's turn
+ * (its duplicate check, keywords, hooks, prompt) runs while the delivery is under way. The
+ * prompts that gather for a session while one of its deliveries is under way go into it next,
+ * together, in arrival order: one harness call, one note on the session record. A burst of ten
+ * comments on one item costs two pastes, not ten; with the process runner, the comments that
+ * arrive while a headless run works reach the harness together in the next run instead of one
+ * run each.
+ *
+ * A turn that does anything else to the session (a control command, a closure, a spawn) first
+ * waits for the session's deliveries to be done ({@linkcode Deliveries.drain}), so the harness
+ * sees everything in the order it arrived. At most `limit()` batches are delivered at once (a
+ * pool of their own: a turn holding a dispatch slot may be waiting for a batch to be done).
+ *
+ * @module
+ */
+import type { SessionRecord } from "../state/registry.ts";
+import type { RoutedEvent } from "./types.ts";
+import type { Handled, Turn } from "./_deps.ts";
+
+/** One event's delivery, waiting or under way. */
+export interface Pending {
+  turn: Turn;
+  /** The live session as the turn saw it. */
+  live: SessionRecord;
+  /** The event as the `input_received` hooks left it. */
+  event: RoutedEvent;
+  prompt: string;
+  /** Settles the event's dispatch (called once). */
+  resolve: (handled: Handled) => void;
+}
+
+/** Delivers one session's batch; settles every item of it (it must not throw). */
+export type BatchRun = (batch: Pending[]) => Promise<void>;
+
+/** What runs and waits, per work item ref. */
+export class Deliveries {
+  readonly #run: BatchRun;
+  readonly #limit: () => number;
+  readonly #slotWaiters: (() => void)[] = [];
+  #busy = 0;
+  readonly #waiting = new Map<string, Pending[]>();
+  readonly #flying = new Map<string, Pending[]>();
+  readonly #flights = new Map<string, Promise<void>>();
+  /** Refs whose batch holds a slot (is being delivered). */
+  readonly #delivering = new Set<string>();
+  readonly #settled = new WeakMap<Pending, () => boolean>();
+
+  /** `limit`: most batches delivered at once, read each time a batch starts. */
+  constructor(run: BatchRun, limit: () => number) {
+    this.#run = run;
+    this.#limit = limit;
+  }
+
+  /** Queues a delivery; resolves with its outcome once its batch was delivered (or failed). */
+  add(item: Omit<Pending, "resolve">): Promise<Handled> {
+    return new Promise((resolve) => {
+      const ref = item.turn.ref;
+      let settled = false;
+      const pending: Pending = {
+        ...item,
+        resolve: (handled) => {
+          if (settled) return;
+          settled = true;
+          resolve(handled);
+        },
+      };
+      this.#settled.set(pending, () => settled);
+      const waiting = this.#waiting.get(ref);
+      if (waiting) waiting.push(pending);
+      else this.#waiting.set(ref, [pending]);
+      if (!this.#flights.has(ref)) this.#fly(ref);
+    });
+  }
+
+  /** Whether a delivery of `deliveryId` into `ref`'s session waits or is under way. */
+  has(ref: string, deliveryId: string): boolean {
+    const holds = (list?: Pending[]) => list?.some((p) => p.event.deliveryId === deliveryId);
+    return !!(holds(this.#waiting.get(ref)) || holds(this.#flying.get(ref)));
+  }
+
+  /** Resolves once nothing waits or is under way for `ref`. */
+  async drain(ref: string): Promise<void> {
+    for (let flight = this.#flights.get(ref); flight; flight = this.#flights.get(ref)) {
+      await flight;
+    }
+  }
+
+  /** Deliveries under way and waiting, over all sessions. */
+  get size(): { running: number; waiting: number } {
+    let running = 0;
+    let waiting = 0;
+    for (const [ref, list] of this.#flying) {
+      if (this.#delivering.has(ref)) running += list.length;
+      else waiting += list.length; // taken out, waiting for a slot
+    }
+    for (const list of this.#waiting.values()) waiting += list.length;
+    return { running, waiting };
+  }
+
+  #fly(ref: string): void {
+    const loop = async () => {
+      await null; // the flight is registered before the loop first looks
+      for (;;) {
+        const batch = this.#waiting.get(ref);
+        if (!batch) {
+          // in the same step as the look: an add() after this starts a new flight
+          this.#flights.delete(ref);
+          return;
+        }
+        this.#waiting.delete(ref);
+        this.#flying.set(ref, batch);
+        await this.#slot();
+        this.#delivering.add(ref);
+        try {
+          await this.#run(batch);
+        } catch (err) {
+          // a batch run settles its items itself; this is the last guard for an unexpected throw
+          for (const p of batch) {
+            if (!this.#settled.get(p)?.()) p.resolve({ outcome: p.turn.failed("deliver", err) });
+          }
+        } finally {
+          this.#flying.delete(ref);
+          this.#delivering.delete(ref);
+          this.#release();
+        }
+      }
+    };
+    this.#flights.set(ref, loop());
+  }
+
+  async #slot(): Promise<void> {
+    while (this.#busy >= Math.max(1, this.#limit())) {
+      await new Promise<void>((resolve) => this.#slotWaiters.push(resolve));
+    }
+    this.#busy++;
+  }
+
+  #release(): void {
+    this.#busy--;
+    this.#slotWaiters.shift()?.();
+  }
+}
