@@ -41,6 +41,12 @@ export interface LoadReport {
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
+  /**
+   * Paced loads only: how late the loader itself sent its requests against their schedule (a
+   * loader starved of CPU on cores it shares with the receiver shows here, and in the latency).
+   */
+  send_lag_p50_ms?: number;
+  send_lag_p99_ms?: number;
 }
 
 /** Whether `wrk` can be run. */

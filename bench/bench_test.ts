@@ -85,6 +85,12 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
   }
   assert.ok(ingest.route.routed > 0, "routed deliveries reach the dispatcher");
   assert.equal(typeof ingest.meets_target, "boolean");
+  // the paced run: routing on, at the target's rate, its own send lag reported
+  const paced = ingest.route_at_target_rate;
+  assert.ok(paced.requests > 0 && paced.p99_ms >= paced.p50_ms, JSON.stringify(paced));
+  assert.equal(paced.errors, 0);
+  assert.ok(paced.send_lag_p99_ms >= paced.send_lag_p50_ms && paced.send_lag_p50_ms >= 0);
+  assert.equal(typeof ingest.meets_target_at_rate, "boolean");
   assert.ok(result.hooks_cli_start.hooks_json.stdout_bytes > 0);
   // POST → harness invoked over 20 tmux sessions: both modes measured, nothing lost or misdelivered
   const loop = result.loop_latency;
