@@ -125,7 +125,7 @@ function tailer(path: string): () => Promise<Record<string, unknown>[]> {
   };
 }
 
-function configYaml(dir: string, apiUrl: string, extra: string): string {
+function configYaml(dir: string, apiUrl: string, extra: string, runner: string): string {
   return `version: "0.1.0"
 state:
   root: ${join(dir, "state")}
@@ -140,7 +140,7 @@ webhooks:
       authorizedUsers: [alice]
       spawnOnUnmatched: labeled
       registryDir: ${join(dir, "registry")}
-      runner: tmux
+      runner: ${runner}
       harnessTrust:
         enabled: false
       workspace:
@@ -155,7 +155,14 @@ ${extra}`;
  * in the registry.
  */
 export async function startLoopRig(
-  opts: { sessions?: number; routingYaml?: string } = {},
+  opts: {
+    sessions?: number;
+    routingYaml?: string;
+    /** Default `tmux`. */
+    runner?: "tmux" | "process";
+    /** Added to the receiver's environment (and so the fake harness's). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<LoopRig> {
   const count = opts.sessions ?? SESSIONS;
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-loop-" }));
@@ -166,7 +173,7 @@ export async function startLoopRig(
   await Deno.mkdir(join(dir, ".the-loop"));
   await Deno.writeTextFile(
     join(dir, ".the-loop", "cli-config.yaml"),
-    configYaml(dir, gh.url, opts.routingYaml ?? ""),
+    configYaml(dir, gh.url, opts.routingYaml ?? "", opts.runner ?? "tmux"),
   );
   const child = spawnCli(["gh-webhook", "start", "--port", "0"], {
     cwd: dir,
@@ -177,6 +184,7 @@ export async function startLoopRig(
       TMUX_TMPDIR: dir,
       PATH: pathWithFakes(),
       FAKE_HARNESS_LOG: harnessLog,
+      ...opts.env,
     },
   });
   const out = { stdout: "", stderr: "" };
@@ -233,10 +241,13 @@ export async function startLoopRig(
     const sessionOf = new Map(live.map((r) => [r.workItem.number, r.harnessSessionId]));
     const booted = tailer(harnessLog);
     const boots = new Set<string>();
+    // a headless spawn is registered once its run is over (its boot names no id: the id comes
+    // from its output); an interactive one is waited for until the harness in the pane is up
+    const headless = opts.runner === "process";
     await waitFor(
       async () => {
         for (const e of await booted()) if (e.event === "boot") boots.add(String(e.session));
-        return [...sessionOf.values()].every((s) => boots.has(s)) ? true : undefined;
+        return headless || [...sessionOf.values()].every((s) => boots.has(s)) ? true : undefined;
       },
       `${count} harness boots`,
       60_000,
