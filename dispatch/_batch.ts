@@ -18,6 +18,25 @@
 import type { SessionRecord } from "../state/registry.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Handled, Turn } from "./_deps.ts";
+import { Slots } from "./_slots.ts";
+
+/**
+ * Most characters of prompts in one batch (separators aside; one prompt larger than this still
+ * goes, alone). A headless harness gets its prompt as one argument, and Linux refuses an argument
+ * over 128 KiB: 32 Ki characters are at most 96 KiB of UTF-8.
+ */
+export const MAX_BATCH_CHARS = 32 * 1024;
+
+/** Takes the next batch off the front of `waiting`: in order, at least one, within the cap. */
+function takeBatch(waiting: Pending[]): Pending[] {
+  let chars = waiting[0].prompt.length;
+  let n = 1;
+  while (n < waiting.length && chars + waiting[n].prompt.length <= MAX_BATCH_CHARS) {
+    chars += waiting[n].prompt.length;
+    n++;
+  }
+  return waiting.splice(0, n);
+}
 
 /** One event's delivery, waiting or under way. */
 export interface Pending {
@@ -37,9 +56,7 @@ export type BatchRun = (batch: Pending[]) => Promise<void>;
 /** What runs and waits, per work item ref. */
 export class Deliveries {
   readonly #run: BatchRun;
-  readonly #limit: () => number;
-  readonly #slotWaiters: (() => void)[] = [];
-  #busy = 0;
+  readonly #slots: Slots;
   readonly #waiting = new Map<string, Pending[]>();
   readonly #flying = new Map<string, Pending[]>();
   readonly #flights = new Map<string, Promise<void>>();
@@ -47,10 +64,10 @@ export class Deliveries {
   readonly #delivering = new Set<string>();
   readonly #settled = new WeakMap<Pending, () => boolean>();
 
-  /** `limit`: most batches delivered at once, read each time a batch starts. */
+  /** `limit`: most batches delivered at once (sessions take turns for the slots, in order). */
   constructor(run: BatchRun, limit: () => number) {
     this.#run = run;
-    this.#limit = limit;
+    this.#slots = new Slots(limit);
   }
 
   /** Queues a delivery; resolves with its outcome once its batch was delivered (or failed). */
@@ -103,15 +120,16 @@ export class Deliveries {
     const loop = async () => {
       await null; // the flight is registered before the loop first looks
       for (;;) {
-        const batch = this.#waiting.get(ref);
-        if (!batch) {
+        const waiting = this.#waiting.get(ref);
+        if (!waiting) {
           // in the same step as the look: an add() after this starts a new flight
           this.#flights.delete(ref);
           return;
         }
-        this.#waiting.delete(ref);
+        const batch = takeBatch(waiting);
+        if (waiting.length === 0) this.#waiting.delete(ref);
         this.#flying.set(ref, batch);
-        await this.#slot();
+        const release = await this.#slots.take();
         this.#delivering.add(ref);
         try {
           await this.#run(batch);
@@ -123,22 +141,10 @@ export class Deliveries {
         } finally {
           this.#flying.delete(ref);
           this.#delivering.delete(ref);
-          this.#release();
+          release();
         }
       }
     };
     this.#flights.set(ref, loop());
-  }
-
-  async #slot(): Promise<void> {
-    while (this.#busy >= Math.max(1, this.#limit())) {
-      await new Promise<void>((resolve) => this.#slotWaiters.push(resolve));
-    }
-    this.#busy++;
-  }
-
-  #release(): void {
-    this.#busy--;
-    this.#slotWaiters.shift()?.();
   }
 }

@@ -28,14 +28,24 @@ export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): La
 }
 
 /** Delivers one session's batch and settles each of its events (never throws). */
-export async function deliverBatch(batch: Pending[]): Promise<void> {
+export async function deliverBatch(all: Pending[]): Promise<void> {
+  // an event whose own dispatch was aborted while it waited is handed back, as a turn would be
+  const batch: Pending[] = [];
+  for (const p of all) {
+    if (p.turn.signal?.aborted) {
+      p.resolve({ outcome: { status: "failed", reason: "aborted", retry: true } });
+    } else batch.push(p);
+  }
+  if (batch.length === 0) return;
+  // the batch runs under its first event's deadline and signal
   const leader = batch[0].turn;
   const { runner, sessions } = leader.deps;
   // read again: a respawn while the batch waited may have given the session a new harness id
   let current: SessionRecord | undefined;
   try {
     current = await sessions.live(leader.ref);
-  } catch {
+  } catch (err) {
+    leader.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
     current = batch.at(-1)!.live;
   }
   if (!current) {
@@ -82,11 +92,15 @@ export async function deliverBatch(batch: Pending[]): Promise<void> {
 
 /** The harness was gone: relaunched with this event's prompt (the `session_spawn` hooks asked). */
 async function relaunch(p: Pending, hosted: HostedSession) {
+  // a relaunch boots a harness: bounded like the turns' launches, in a pool of its own
+  const release = await p.turn.deps.launches.take();
   try {
     const refused = await respawn(p.turn, hosted, p.prompt);
     if (refused) return refused;
   } catch (err) {
     return { outcome: p.turn.failed("deliver", err) };
+  } finally {
+    release();
   }
   await note([p]);
   return delivered(p, hosted, { respawned: true, batch: 1 });

@@ -13,6 +13,7 @@ import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 import { react } from "./_reactions.ts";
 import type { Deliveries } from "./_batch.ts";
 import type { Lane } from "./_lane.ts";
+import type { Slots } from "./_slots.ts";
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {
@@ -24,6 +25,8 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   deliveries: Deliveries;
   /** Where reactions wait for the dispatcher to be idle (`_lane.ts`). */
   reactions: Lane;
+  /** Relaunches of a harness found dead at delivery: at most `maxConcurrentDispatches` at once. */
+  launches: Slots;
 }
 
 /** A step's answer: the outcome, and whether it counts as done for the reaction (default: delivered). */

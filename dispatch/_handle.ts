@@ -31,11 +31,11 @@ import { spawnFor } from "./_spawn.ts";
 /** Decides and does the turn's event. */
 export async function handle(turn: Turn): Promise<Answer> {
   const { deps, event } = turn;
-  // one read of the session's record for the turn: the duplicate check and the live session
+  // a delivery of this id still gathering or under way first (its note comes once it went in),
+  // then one read of the session's record: the duplicate check and the live session
+  if (deps.deliveries.has(turn.ref, event.deliveryId)) return turn.settled("duplicate-delivery");
   const { duplicate, live } = await deps.sessions.lookup(turn.ref, event.deliveryId);
-  if (duplicate || deps.deliveries.has(turn.ref, event.deliveryId)) {
-    return turn.settled("duplicate-delivery");
-  }
+  if (duplicate) return turn.settled("duplicate-delivery");
   switch (event.kind) {
     case "close":
       await deps.deliveries.drain(turn.ref);

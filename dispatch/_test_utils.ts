@@ -49,8 +49,22 @@ export class FakeRunner implements DispatchRunner {
   running = 0;
   maxRunning = 0;
 
+  /** The tmux runner's `alive` + `deliver` in one (what the dispatcher uses when it is there). */
+  deliverIfAlive?: (
+    s: HostedSession,
+    prompt: string,
+    opts: { signal?: AbortSignal },
+  ) => Promise<boolean>;
+
   constructor(kind: "process" | "tmux" = "tmux") {
     this.kind = kind;
+    if (kind === "tmux") {
+      this.deliverIfAlive = async (s, prompt, opts) => {
+        if (!this.isAlive) return false;
+        await this.deliver(s, prompt, opts);
+        return true;
+      };
+    }
   }
 
   async #take(call: RunnerCall, signal?: AbortSignal): Promise<void> {

@@ -46,6 +46,7 @@ import { type Answer, type Deps, type Handled, Turn } from "./_deps.ts";
 import { Deliveries } from "./_batch.ts";
 import { deliverBatch } from "./_deliver.ts";
 import { Lane } from "./_lane.ts";
+import { Slots } from "./_slots.ts";
 
 /** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
 export interface DispatchHooks {
@@ -134,6 +135,7 @@ export class SessionDispatcher implements Dispatcher {
         deliverBatch,
         () => opts.runner.kind === "process" ? opts.config().maxConcurrentDispatches : Infinity,
       ),
+      launches: new Slots(() => opts.config().maxConcurrentDispatches),
       reactions: new Lane({
         busy: () => {
           const { running, waiting } = this.load;

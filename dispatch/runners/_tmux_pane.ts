@@ -115,9 +115,9 @@ export async function pasteInto(
 /**
  * Pastes `prompt` into the pane and presses Enter when the pane's process runs; `false` (and
  * nothing pasted, no buffer left) when the pane is dead or missing. Through the control client
- * this is two round trips — the pane's state and the buffer together, then the paste and the
- * Enter together — instead of four; without one, it is {@linkcode paneState} then
- * {@linkcode pasteInto}.
+ * this is three round trips instead of four: the pane's state and the buffer together, then the
+ * paste, then the Enter (only after a paste that went in); without one, it is
+ * {@linkcode paneState} then {@linkcode pasteInto}.
  */
 export async function pasteIfAlive(
   cli: TmuxCli,
@@ -126,39 +126,37 @@ export async function pasteIfAlive(
   signal?: AbortSignal,
 ): Promise<boolean> {
   signal?.throwIfAborted();
+  const control = cli.control;
   const buffer = `${name}-${crypto.randomUUID()}`;
-  const first = await cli.control?.runAll([
-    ["list-panes", "-t", paneOf(name), "-F", "#{pane_dead}"],
-    ["set-buffer", "-b", buffer, "--", prompt],
-  ]);
-  if (!first) {
-    if ((await paneState(cli, name, signal)) !== "alive") return false;
-    await pasteInto(cli, name, prompt, signal);
-    return true;
-  }
-  const [panes, loaded] = first;
-  const alive = panes.code === 0 && panes.stdout.split("\n").some((l) => l.trim() === "0");
   const drop = () => tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});
-  if (loaded.code !== 0) throw new Error(`tmux set-buffer failed: ${loaded.stderr}`);
-  if (!alive) {
+  try {
+    const first = await control?.runAll([
+      ["list-panes", "-t", paneOf(name), "-F", "#{pane_dead}"],
+      ["set-buffer", "-b", buffer, "--", prompt],
+    ]);
+    if (!control || !first) {
+      if ((await paneState(cli, name, signal)) !== "alive") return false;
+      await pasteInto(cli, name, prompt, signal);
+      return true;
+    }
+    const [panes, loaded] = first;
+    const alive = panes.code === 0 && panes.stdout.split("\n").some((l) => l.trim() === "0");
+    if (!alive) {
+      await drop();
+      return false;
+    }
+    if (loaded.code !== 0) throw new Error(`tmux set-buffer failed: ${loaded.stderr}`);
+    // a sequence: no Enter unless the paste went in (it would submit whatever is typed there)
+    const out = await control.run([
+      ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
+      ["send-keys", "-t", paneOf(name), "Enter"],
+    ]);
+    if (!out) throw new Error("the tmux control client went away before the paste");
+    if (out.code !== 0) throw new Error(`tmux paste-buffer + send-keys failed: ${out.stderr}`);
+    return true;
+  } catch (err) {
+    // a paste that failed leaves its buffer behind (a delivered one was deleted by `-d`)
     await drop();
-    return false;
+    throw err;
   }
-  // the Enter goes with the paste: a paste that fails leaves a dead or missing pane (the buffer
-  // is there), where the Enter fails too
-  const second = await cli.control!.runAll([
-    ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
-    ["send-keys", "-t", paneOf(name), "Enter"],
-  ]);
-  if (!second) {
-    await drop();
-    throw new Error("the tmux control client went away before the paste");
-  }
-  const [pasted, entered] = second;
-  if (pasted.code !== 0) {
-    await drop();
-    throw new Error(`tmux paste-buffer failed: ${pasted.stderr}`);
-  }
-  if (entered.code !== 0) throw new Error(`tmux send-keys failed: ${entered.stderr}`);
-  return true;
 }

@@ -167,7 +167,7 @@ Deno.test("touch stamps lastEventAt and keeps the last 50 deliveries, newest las
   assert.equal(again.filter((d) => d === "d30").length, 1);
 });
 
-Deno.test("a batch's touch notes its ids in order in one write, and lookup answers both questions", async () => {
+Deno.test("a batch's touch notes all its ids in order, and lookup answers both questions", async () => {
   const { store } = setup();
   const item = ref("github:octo/repo#6");
   assert.deepEqual(await store.lookup(item.ref, "x"), { duplicate: false, live: undefined });

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { comment, Deferred, setup, until } from "./_test_utils.ts";
+import { BATCH_SEPARATOR } from "./_deliver.ts";
+import { MAX_BATCH_CHARS } from "./_batch.ts";
+
+const START = "the-loop:start-execution";
+
+Deno.test("a session whose batch just ended does not take the delivery slot back from one that waited", async () => {
+  await using t = await setup({
+    runner: "process",
+    routing: (r) => (r.maxConcurrentDispatches = 1),
+  });
+  for (const n of [1, 2]) await t.dispatcher.dispatch(comment(n, START));
+  const gates: Deferred[] = [];
+  t.runner.gate = (call) => {
+    if (call.op !== "deliver") return;
+    const gate = new Deferred();
+    gates.push(gate);
+    return gate.promise;
+  };
+  const outs = [t.dispatcher.dispatch(comment(1, "a1"))];
+  await until(() => gates.length === 1, "a1 delivering");
+  outs.push(t.dispatcher.dispatch(comment(2, "b1"))); // waits for the slot
+  outs.push(t.dispatcher.dispatch(comment(1, "a2"))); // gathers behind a1
+  await until(() => t.dispatcher.load.waiting === 2, "b1 and a2 waiting");
+  gates[0].resolve();
+  await until(() => gates.length === 2, "the next delivery");
+  gates[1].resolve();
+  await until(() => gates.length === 3, "the one after");
+  gates[2].resolve();
+  await Promise.all(outs);
+  const delivered = t.runner.calls.filter((c) => c.op === "deliver").map((c) =>
+    /(a1|a2|b1)/.exec(c.prompt!)?.[1]
+  );
+  assert.deepEqual(delivered, ["a1", "b1", "a2"], "b1 waited first, so it goes first");
+});
+
+Deno.test("a batch holds at most MAX_BATCH_CHARS of prompts; the rest go in the next one, in order", async () => {
+  await using t = await setup();
+  await t.dispatcher.dispatch(comment(1, START));
+  const held = new Deferred();
+  t.runner.gate = (call) => call.op === "deliver" ? held.promise : undefined;
+  const first = t.dispatcher.dispatch(comment(1, "first"));
+  await until(() => t.runner.calls.length === 2, "the first delivery");
+  // each prompt carries a ~3.5 KB excerpt of its comment: 16 of them are over the cap
+  const bodies = Array.from({ length: 16 }, (_, i) => `long ${i} ${"word ".repeat(700)}`);
+  const outs = bodies.map((b) => t.dispatcher.dispatch(comment(1, b)));
+  await until(() => t.dispatcher.load.waiting === 16, "16 gathered");
+  t.runner.gate = () => {};
+  held.resolve();
+  await Promise.all([first, ...outs]);
+  const batches = t.runner.calls.slice(2).map((c) => c.prompt!.split(BATCH_SEPARATOR));
+  assert.ok(batches.length >= 2, `split into ${batches.length}`);
+  for (const prompts of batches) {
+    assert.ok(prompts.join("").length <= MAX_BATCH_CHARS, "within the cap");
+  }
+  const order = batches.flat().map((p) => Number(/long (\d+)/.exec(p)?.[1]));
+  assert.deepEqual(order, bodies.map((_, i) => i));
+});
+
+Deno.test("harnesses found dead at delivery are relaunched at most maxConcurrentDispatches at once", async () => {
+  await using t = await setup({ routing: (r) => (r.maxConcurrentDispatches = 1) });
+  for (const n of [1, 2, 3]) await t.dispatcher.dispatch(comment(n, START));
+  t.runner.isAlive = false; // every pane died (a tmux server restart)
+  const held = new Deferred();
+  t.runner.maxRunning = 0;
+  t.runner.gate = (call) => call.op === "spawn" ? held.promise : undefined;
+  const outs = [1, 2, 3].map((n) => t.dispatcher.dispatch(comment(n, "after the restart")));
+  await until(() => t.runner.running === 1, "one relaunch");
+  assert.equal(t.runner.calls.filter((c) => c.op === "spawn").length, 4, "3 starts and 1 relaunch");
+  held.resolve();
+  assert.deepEqual((await Promise.all(outs)).map((o) => o.status), [
+    "delivered",
+    "delivered",
+    "delivered",
+  ]);
+  assert.equal(t.runner.maxRunning, 1);
+  assert.equal(t.events.ofType("session.respawned").length, 3);
+});
+
+Deno.test("an event whose dispatch was aborted while it gathered is handed back; the rest go in", async () => {
+  await using t = await setup();
+  await t.dispatcher.dispatch(comment(1, START));
+  const held = new Deferred();
+  t.runner.gate = (call) => call.op === "deliver" ? held.promise : undefined;
+  const first = t.dispatcher.dispatch(comment(1, "first"));
+  await until(() => t.runner.calls.length === 2, "the first delivery");
+  const abort = new AbortController();
+  const dropped = t.dispatcher.dispatch(comment(1, "given up"), { signal: abort.signal });
+  const kept = t.dispatcher.dispatch(comment(1, "kept"));
+  await until(() => t.dispatcher.load.waiting === 2, "two gathered");
+  abort.abort();
+  held.resolve();
+  assert.deepEqual(await dropped, { status: "failed", reason: "aborted", retry: true });
+  assert.equal((await kept).status, "delivered");
+  await first;
+  const last = t.runner.calls.at(-1)!.prompt!;
+  assert.match(last, /kept/);
+  assert.doesNotMatch(last, /given up/);
+});
