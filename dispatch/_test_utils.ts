@@ -404,6 +404,21 @@ export function closeEvent(
   };
 }
 
+/**
+ * Starts `#1`'s session, then holds its next delivery (`first`): resolves once that delivery is
+ * under way, with the gate to release it and its outcome to come.
+ */
+export async function holdingFirstDelivery(
+  t: Setup,
+): Promise<{ held: Deferred; first: Promise<DispatchOutcome> }> {
+  await t.dispatcher.dispatch(comment(1, "the-loop:start-execution"));
+  const held = new Deferred();
+  t.runner.gate = (call) => call.op === "deliver" ? held.promise : undefined;
+  const first = t.dispatcher.dispatch(comment(1, "first"));
+  await until(() => t.runner.calls.length === 2, "the first delivery");
+  return { held, first };
+}
+
 /** Waits until `check` holds (a bound that only fails a hung test). */
 export async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
   const end = Date.now() + ms;

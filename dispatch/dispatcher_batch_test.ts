@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { comment, Deferred, setup, until } from "./_test_utils.ts";
+import { comment, Deferred, holdingFirstDelivery, setup, until } from "./_test_utils.ts";
 import { BATCH_SEPARATOR } from "./_deliver.ts";
 import { MAX_BATCH_CHARS } from "./_batch.ts";
 
@@ -37,11 +37,7 @@ Deno.test("a session whose batch just ended does not take the delivery slot back
 
 Deno.test("a batch holds at most MAX_BATCH_CHARS of prompts; the rest go in the next one, in order", async () => {
   await using t = await setup();
-  await t.dispatcher.dispatch(comment(1, START));
-  const held = new Deferred();
-  t.runner.gate = (call) => call.op === "deliver" ? held.promise : undefined;
-  const first = t.dispatcher.dispatch(comment(1, "first"));
-  await until(() => t.runner.calls.length === 2, "the first delivery");
+  const { held, first } = await holdingFirstDelivery(t);
   // each prompt carries a ~3.5 KB excerpt of its comment: 16 of them are over the cap
   const bodies = Array.from({ length: 16 }, (_, i) => `long ${i} ${"word ".repeat(700)}`);
   const outs = bodies.map((b) => t.dispatcher.dispatch(comment(1, b)));
@@ -80,11 +76,7 @@ Deno.test("harnesses found dead at delivery are relaunched at most maxConcurrent
 
 Deno.test("an event whose dispatch was aborted while it gathered is handed back; the rest go in", async () => {
   await using t = await setup();
-  await t.dispatcher.dispatch(comment(1, START));
-  const held = new Deferred();
-  t.runner.gate = (call) => call.op === "deliver" ? held.promise : undefined;
-  const first = t.dispatcher.dispatch(comment(1, "first"));
-  await until(() => t.runner.calls.length === 2, "the first delivery");
+  const { held, first } = await holdingFirstDelivery(t);
   const abort = new AbortController();
   const dropped = t.dispatcher.dispatch(comment(1, "given up"), { signal: abort.signal });
   const kept = t.dispatcher.dispatch(comment(1, "kept"));
