@@ -24,15 +24,20 @@ export interface Sent {
 
 const ENC = new TextEncoder();
 
-/** The request's bytes (HTTP/1.1, closed after the answer). */
-export function requestBytes(url: URL, headers: Record<string, string>, body: string): Uint8Array {
-  const payload = ENC.encode(body);
+/** A POST's bytes (HTTP/1.1; the connection closed after the answer unless `keepAlive`). */
+export function requestBytes(
+  url: URL,
+  headers: Record<string, string>,
+  body: string | Uint8Array,
+  opts: { keepAlive?: boolean } = {},
+): Uint8Array {
+  const payload = typeof body === "string" ? ENC.encode(body) : body;
   const lines = [
     `POST ${url.pathname}${url.search} HTTP/1.1`,
     `host: ${url.host}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
     `content-length: ${payload.length}`,
-    "connection: close",
+    ...(opts.keepAlive ? [] : ["connection: close"]),
     "",
     "",
   ];

@@ -19,6 +19,7 @@ import { FakeGitHub, signature } from "../tests/fake_github/mod.ts";
 import { baseEnv, spawnCli, taskArgs } from "../tests/_test_utils.ts";
 import { percentile, round } from "./_stats.ts";
 import { hasWrk, type LoadReport, loadWithWrk } from "./_wrk.ts";
+import { requestBytes } from "./_raw_post.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = 64;
@@ -67,13 +68,17 @@ async function load(
   const sig = await signature(SECRET, body);
   const target = new URL(url);
   const bodyBytes = new TextEncoder().encode(body);
-  const encoder = new TextEncoder();
-  const head = (id: string) =>
-    encoder.encode(
-      `POST ${target.pathname} HTTP/1.1\r\nhost: ${target.host}\r\n` +
-        `content-type: application/json\r\nx-github-event: issue_comment\r\n` +
-        `x-github-delivery: ${id}\r\nx-hub-signature-256: ${sig}\r\n` +
-        `content-length: ${bodyBytes.length}\r\n\r\n`,
+  const headers = { "content-type": "application/json", "x-github-event": "issue_comment" };
+  const request = (id: string) =>
+    requestBytes(
+      target,
+      {
+        ...headers,
+        "x-github-delivery": id,
+        "x-hub-signature-256": sig,
+      },
+      bodyBytes,
+      { keepAlive: true },
     );
   const latencies: number[] = [];
   const lags: number[] = [];
@@ -99,11 +104,8 @@ async function load(
       }
       if (t >= end) break;
       try {
-        const h = head(`bench-${Deno.pid}-${n++}`);
-        const request = new Uint8Array(h.length + bodyBytes.length);
-        request.set(h);
-        request.set(bodyBytes, h.length);
-        for (let off = 0; off < request.length;) off += await conn.write(request.subarray(off));
+        const bytes = request(`bench-${Deno.pid}-${n++}`);
+        for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
         const status = await readResponse(conn, buf, carry);
         if (t < warmupEnd) continue;
         latencies.push(performance.now() - t);

@@ -62,7 +62,8 @@ export class Deliveries {
   readonly #flights = new Map<string, Promise<void>>();
   /** Refs whose batch holds a slot (is being delivered). */
   readonly #delivering = new Set<string>();
-  readonly #settled = new WeakMap<Pending, () => boolean>();
+  /** The items whose outcome was given (each is settled once). */
+  readonly #settled = new WeakSet<Pending>();
 
   /** `limit`: most batches delivered at once (sessions take turns for the slots, in order). */
   constructor(run: BatchRun, limit: () => number) {
@@ -74,16 +75,14 @@ export class Deliveries {
   add(item: Omit<Pending, "resolve">): Promise<Handled> {
     return new Promise((resolve) => {
       const ref = item.turn.ref;
-      let settled = false;
       const pending: Pending = {
         ...item,
         resolve: (handled) => {
-          if (settled) return;
-          settled = true;
+          if (this.#settled.has(pending)) return;
+          this.#settled.add(pending);
           resolve(handled);
         },
       };
-      this.#settled.set(pending, () => settled);
       const waiting = this.#waiting.get(ref);
       if (waiting) waiting.push(pending);
       else this.#waiting.set(ref, [pending]);
@@ -136,7 +135,7 @@ export class Deliveries {
         } catch (err) {
           // a batch run settles its items itself; this is the last guard for an unexpected throw
           for (const p of batch) {
-            if (!this.#settled.get(p)?.()) p.resolve({ outcome: p.turn.failed("deliver", err) });
+            if (!this.#settled.has(p)) p.resolve({ outcome: p.turn.failed("deliver", err) });
           }
         } finally {
           this.#flying.delete(ref);

@@ -66,7 +66,7 @@ export interface DispatchGitHub {
 /** What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts`). */
 export type DispatchSessions = Pick<
   SessionStore,
-  "register" | "lookup" | "live" | "update" | "touch" | "hasDelivery" | "close"
+  "register" | "lookup" | "live" | "update" | "touch" | "close"
 >;
 
 /** The runner, with what announcements may say about it when it knows. */

@@ -50,8 +50,8 @@ export interface DryRunDispatcherOptions extends
     SessionDispatcherOptions,
     "sessions" | "control" | "workspaces" | "trust" | "github" | "startMarks"
   > {
-  /** Read only (`live`, `hasDelivery`): the registry as it is. */
-  sessions: Pick<DispatchSessions, "live" | "hasDelivery">;
+  /** Read only (`live`, `lookup`): the registry as it is. */
+  sessions: Pick<DispatchSessions, "live" | "lookup">;
 }
 
 /** Decides like {@linkcode SessionDispatcher}, does nothing, records what it would do. */
@@ -96,13 +96,10 @@ export class DryRunDispatcher implements Dispatcher {
 
   #sessionsView(): DispatchSessions {
     const view = {
-      hasDelivery: (ref: string, id: string) => this.#real.sessions.hasDelivery(ref, id),
       lookup: async (ref: string, id: string) => {
         this.#current.set(ref, id); // the first question of every turn
-        return {
-          duplicate: await this.#real.sessions.hasDelivery(ref, id),
-          live: await this.#live(ref),
-        };
+        const { duplicate } = await this.#real.sessions.lookup(ref, id);
+        return { duplicate, live: await this.#live(ref) };
       },
       live: (ref: string) => this.#live(ref),
       register: (input: RegisterInput) => {

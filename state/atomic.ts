@@ -6,6 +6,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { inFolder } from "./files.ts";
 
 /** Options for {@linkcode writeFileAtomic}. */
 export interface WriteAtomicOptions {
@@ -36,17 +37,6 @@ async function syncDir(dir: string): Promise<void> {
     using handle = Deno.openSync(dir, { read: true });
     await handle.sync();
   } catch { /* best effort: some filesystems refuse to sync a directory */ }
-}
-
-/** Runs `step`; when the parent folder is missing, creates it and runs `step` again. */
-async function inFolder<T>(path: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    return await step();
-  }
 }
 
 /**

@@ -75,6 +75,14 @@ export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
   o.warn(`tmux rejected remain-on-exit for ${o.name}: ${out.stderr}`);
 }
 
+/** Pastes `buffer` into the pane (deleting it, bracketed), then presses Enter: a sequence. */
+function pasteAndEnter(name: string, buffer: string): string[][] {
+  return [
+    ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
+    ["send-keys", "-t", paneOf(name), "Enter"],
+  ];
+}
+
 /**
  * Loads `prompt` into a buffer of its own (`<name>-<uuid>`: no file, no name shared with another
  * session or delivery), pastes it into the pane deleting the buffer, presses Enter.
@@ -86,10 +94,7 @@ export async function pasteInto(
   signal?: AbortSignal,
 ): Promise<void> {
   const buffer = `${name}-${crypto.randomUUID()}`;
-  const paste = [
-    ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
-    ["send-keys", "-t", paneOf(name), "Enter"],
-  ];
+  const paste = pasteAndEnter(name, buffer);
   // one command sequence for the three steps (it stops at the first that fails): through the
   // control client the text travels as one quoted word, else on a tmux process's stdin
   try {
@@ -147,10 +152,7 @@ export async function pasteIfAlive(
     }
     if (loaded.code !== 0) throw new Error(`tmux set-buffer failed: ${loaded.stderr}`);
     // a sequence: no Enter unless the paste went in (it would submit whatever is typed there)
-    const out = await control.run([
-      ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
-      ["send-keys", "-t", paneOf(name), "Enter"],
-    ]);
+    const out = await control.run(pasteAndEnter(name, buffer));
     if (!out) throw new Error("the tmux control client went away before the paste");
     if (out.code !== 0) throw new Error(`tmux paste-buffer + send-keys failed: ${out.stderr}`);
     return true;

@@ -9,21 +9,10 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { inFolder } from "../../state/files.ts";
 import { KeyedLock } from "../_keyed_lock.ts";
 
 const queue = new KeyedLock();
-
-function openLockFile(path: string): Deno.FsFile {
-  const open = () => Deno.openSync(path, { read: true, write: true, create: true });
-  try {
-    return open();
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    return open();
-  }
-}
 
 /**
  * Runs `fn` holding the exclusive lock on `path` (created, with its folder, when missing). The
@@ -32,7 +21,10 @@ function openLockFile(path: string): Deno.FsFile {
  */
 export function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   return queue.run(path, async () => {
-    using file = openLockFile(path);
+    using file = await inFolder(
+      path,
+      () => Deno.openSync(path, { read: true, write: true, create: true }),
+    );
     await file.lock(true);
     try {
       return await fn();

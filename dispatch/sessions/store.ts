@@ -239,7 +239,7 @@ export class SessionStore {
 
   /** Whether the record of `ref` remembers `deliveryId` among its recent deliveries. */
   async hasDelivery(ref: string, deliveryId: string): Promise<boolean> {
-    return (await this.registry.get(ref))?.recentDeliveries.includes(deliveryId) ?? false;
+    return (await this.lookup(ref, deliveryId)).duplicate;
   }
 
   /**

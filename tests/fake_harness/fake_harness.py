@@ -20,17 +20,20 @@ import uuid
 _log_fd = None
 
 
-def log(entry):
+def write_log(entries):
+    """Appends the entries in one write on an O_APPEND fd: lines of concurrent fakes never mix."""
     global _log_fd
     path = os.environ.get("FAKE_HARNESS_LOG")
     if not path:
         return
-    entry = dict(entry, pid=os.getpid(), ts=time.time())
-    data = (json.dumps(entry) + "\n").encode()
     if _log_fd is None:
         # kept open: a pasted prompt is dozens of lines, each logged as it is read
         _log_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    os.write(_log_fd, data)  # one write on an O_APPEND fd: lines of concurrent fakes never mix
+    os.write(_log_fd, "".join(json.dumps(e) + "\n" for e in entries).encode())
+
+
+def log(entry):
+    write_log([dict(entry, pid=os.getpid(), ts=time.time())])
 
 
 def value_after(argv, flag):
@@ -108,16 +111,6 @@ def run_interactive(program, session):
 
 def log_lines(lines, session):
     """One `input` entry per line, all with one time stamp and in one write."""
-    path = os.environ.get("FAKE_HARNESS_LOG")
-    if not path:
-        return
-    global _log_fd
-    if _log_fd is None:
-        _log_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     pid, ts = os.getpid(), time.time()
-    data = "".join(
-        json.dumps({"event": "input", "line": raw.decode("utf-8", "replace").rstrip("\r"),
-                    "session": session, "pid": pid, "ts": ts}) + "\n"
-        for raw in lines
-    ).encode()
-    os.write(_log_fd, data)
+    write_log({"event": "input", "line": raw.decode("utf-8", "replace").rstrip("\r"),
+               "session": session, "pid": pid, "ts": ts} for raw in lines)
