@@ -14,6 +14,7 @@
  * @module
  */
 import { messageOf } from "../errors.ts";
+import { pacer } from "./pace.ts";
 import { buildRecord, type EventSink, type PendingEvent } from "./record.ts";
 
 /** Options for {@linkcode EventLog}. */
@@ -34,14 +35,25 @@ export interface EventLogOptions {
    * milliseconds; records written in that time after a rotation go to the rotated file.
    */
   recheckMs?: number;
-  /** The clock of `recheckMs` (ms); for tests. */
+  /**
+   * Under load, write at most once every this many milliseconds (ms): records emitted within the
+   * interval after a write wait for the next one, at most this long, so a thread answering
+   * thousands of requests a second makes one `write` per interval instead of one per turn. A
+   * record after a quiet spell is still written at the end of its turn, and `flush()` and the
+   * process's exit write at once. Default 0: at the end of every turn.
+   */
+  paceMs?: number;
+  /** The clock of `recheckMs` and `paceMs` (ms); for tests. */
   now?: () => number;
 }
 
 const encoder = new TextEncoder();
 
 /** What another thread needs to write to the same log as an {@linkcode EventLog}. */
-export type EventLogSettings = Pick<EventLogOptions, "path" | "source" | "enabled" | "recheckMs">;
+export type EventLogSettings = Pick<
+  EventLogOptions,
+  "path" | "source" | "enabled" | "recheckMs" | "paceMs"
+>;
 
 /** Options of {@linkcode EventLog.emit}: write now when `flush`. */
 type EmitOptions = Parameters<EventSink["emit"]>[2];
@@ -75,6 +87,8 @@ export class EventLog implements EventSink {
   readonly #now: () => number;
   #checkedAt = -Infinity;
   #id: { ino: number | null; dev: number } = { ino: null, dev: 0 };
+  readonly #paceMs: number;
+  readonly #pace: ReturnType<typeof pacer>;
 
   constructor(opts: EventLogOptions) {
     this.path = opts.path;
@@ -84,6 +98,8 @@ export class EventLog implements EventSink {
     this.#strict = opts.strict ?? false;
     this.#recheckMs = opts.recheckMs ?? 0;
     this.#now = opts.now ?? (() => performance.now());
+    this.#paceMs = opts.paceMs ?? 0;
+    this.#pace = pacer(() => this.flush(), { intervalMs: this.#paceMs, now: this.#now });
   }
 
   /** The settings another thread (a worker) passes to its own `EventLog` to write here too. */
@@ -93,6 +109,7 @@ export class EventLog implements EventSink {
       source: this.#source,
       enabled: this.#enabled,
       recheckMs: this.#recheckMs,
+      paceMs: this.#paceMs,
     };
   }
 
@@ -121,7 +138,7 @@ export class EventLog implements EventSink {
         globalThis.addEventListener("unload", flushAllAtExit);
       }
       UNFLUSHED.add(this);
-      queueMicrotask(() => this.flush());
+      this.#pace.schedule();
     }
     this.#pending += text;
   }
@@ -132,6 +149,7 @@ export class EventLog implements EventSink {
     if (text === "") return;
     this.#pending = "";
     UNFLUSHED.delete(this);
+    this.#pace.ran();
     try {
       this.#append(encoder.encode(text));
     } catch (error) {

@@ -125,6 +125,30 @@ Deno.test("records are written when the code yields; flush: true and flush() wri
   log.close();
 });
 
+Deno.test("with paceMs, records emitted soon after a write wait for the interval; flush() writes at once", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/events.jsonl`;
+  const log = new EventLog({ path, source: "gh-webhook", paceMs: 30 });
+  const counts = () => readRecords(path).map((r) => r.count);
+  log.emit("hooks.loaded", { count: 1, names: [] });
+  await Promise.resolve(); // after a quiet spell: at the end of the turn
+  assert.deepEqual(counts(), [1]);
+  log.emit("hooks.loaded", { count: 2, names: [] });
+  log.emit("hooks.loaded", { count: 3, names: [] });
+  await Promise.resolve(); // within 30 ms of the last write: held
+  assert.deepEqual(counts(), [1]);
+  const written = Promise.withResolvers<void>();
+  const poll = setInterval(() => counts().length === 3 && written.resolve(), 2);
+  await written.promise; // the paced write: both together
+  clearInterval(poll);
+  assert.deepEqual(counts(), [1, 2, 3]);
+  log.emit("hooks.loaded", { count: 4, names: [] });
+  log.flush();
+  assert.deepEqual(counts(), [1, 2, 3, 4]);
+  assert.equal(log.settings.paceMs, 30); // a worker writing to the same log is told the pace
+  log.close(); // no timer is left behind (the test's sanitizer would say so)
+});
+
 Deno.test("records not yet written when the process calls Deno.exit are written at exit", async () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/events.jsonl`;

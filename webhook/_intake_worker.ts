@@ -4,15 +4,17 @@
  * routing never waits behind parsing HTTP). An accepted delivery's text is sent to the receiver,
  * which parses it again and routes it. The handler's own records are written here to the same
  * event log (or, when the receiver's sink is not a log file, sent along). What goes back to the
- * receiver is batched: one message per turn of this thread's event loop, however many requests
- * it answered in that turn.
+ * receiver is batched, and so are the records written to the log: at the end of the turn after a
+ * quiet spell, and under load at most once every {@linkcode PACE_MS} milliseconds, however many
+ * requests were answered meanwhile. Answers never wait for either; routing waits at most that
+ * long, and the receiver's thread is woken once per batch instead of once per request.
  *
  * Started by `_intake.ts`; the protocol is `_intake_protocol.ts`.
  *
  * @module
  */
 /// <reference lib="deno.worker" />
-import { EventLog, type EventSink } from "../events/mod.ts";
+import { EventLog, type EventSink, pacer } from "../events/mod.ts";
 import { createHandler } from "./handler.ts";
 import {
   CREDIT_BYTES,
@@ -26,14 +28,18 @@ import { fits } from "./queue.ts";
 import { WebhookServer } from "./server.ts";
 import { SignatureVerifier } from "./signature.ts";
 
+/** Under load, the least time (ms) between two batches sent to the receiver or written to the log. */
+export const PACE_MS = 1;
+
 let outbox: IntakeItem[] = [];
+const outboxPace = pacer(flush, { intervalMs: PACE_MS });
 
 function reply(message: IntakeReply): void {
   self.postMessage(message);
 }
 
 function send(item: IntakeItem): void {
-  if (outbox.length === 0) queueMicrotask(flush);
+  outboxPace.schedule();
   outbox.push(item);
 }
 
@@ -57,7 +63,7 @@ let events: EventSink & { flush?(): void } = forward;
 
 async function start(init: IntakeInit): Promise<WebhookServer> {
   const credits = new Int32Array(init.credits);
-  if (init.log) events = new EventLog(init.log);
+  if (init.log) events = new EventLog({ ...init.log, paceMs: PACE_MS });
   const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
   const handler = createHandler({
     path: init.path,

@@ -140,6 +140,21 @@ Deno.test("the signature check agrees with WebCrypto's HMAC and refuses every ne
   }
 });
 
+Deno.test("the signature agrees with createHmac for keys shorter than, as long as and longer than a block", async () => {
+  const { SignatureVerifier } = await import("./signature.ts");
+  const { createHmac } = await import("node:crypto");
+  const bodies = [new Uint8Array(0), new TextEncoder().encode("{}"), new Uint8Array(6000).fill(7)];
+  for (const length of [1, 32, 63, 64, 65, 200]) {
+    const secret = "kéy".repeat(length).slice(0, length);
+    const v = await SignatureVerifier.create(secret);
+    for (const body of bodies) {
+      const expected = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+      assert.equal(await v.sign(body), expected, `key of ${length}, body of ${body.length}`);
+      assert.equal(await v.verify(expected, body), true);
+    }
+  }
+});
+
 Deno.test("without a secret, deliveries are accepted unverified (verified: false)", async () => {
   const { call, sink, accepted } = await setup({ secret: null });
   const r = await call(await delivery(URL_, { secret: null }));
