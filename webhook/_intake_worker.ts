@@ -5,7 +5,7 @@
  * which parses it again and routes it. The handler's own records are written here to the same
  * event log (or, when the receiver's sink is not a log file, sent along). What goes back to the
  * receiver is batched, and so are the records written to the log: at the end of the turn after a
- * quiet spell, and under load at most once every {@linkcode PACE_MS} milliseconds, however many
+ * quiet spell, and under load at most once every `PACE_MS` milliseconds, however many
  * requests were answered meanwhile. Answers never wait for either; routing waits at most that
  * long, and the receiver's thread is woken once per batch instead of once per request.
  *
@@ -29,7 +29,7 @@ import { WebhookServer } from "./server.ts";
 import { SignatureVerifier } from "./signature.ts";
 
 /** Under load, the least time (ms) between two batches sent to the receiver or written to the log. */
-export const PACE_MS = 1;
+const PACE_MS = 1;
 
 let outbox: IntakeItem[] = [];
 const outboxPace = pacer(flush, { intervalMs: PACE_MS });
@@ -43,7 +43,9 @@ function send(item: IntakeItem): void {
   outbox.push(item);
 }
 
+/** Sends the outbox now (paced, or at stop); a scheduled send is then dropped. */
 function flush(): void {
+  outboxPace.ran();
   events.flush?.(); // a delivery's `webhook.received` is written before it can be routed
   if (outbox.length === 0) return;
   const items = outbox;
