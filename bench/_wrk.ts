@@ -47,6 +47,8 @@ export interface LoadReport {
    */
   send_lag_p50_ms?: number;
   send_lag_p99_ms?: number;
+  /** The Deno loader only: the cores it used itself over the measured seconds (Linux). */
+  loader_cores?: number | null;
 }
 
 /** Whether `wrk` can be run. */

@@ -91,6 +91,16 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
   assert.equal(paced.errors, 0);
   assert.ok(paced.send_lag_p99_ms >= paced.send_lag_p50_ms && paced.send_lag_p50_ms >= 0);
   assert.equal(typeof ingest.meets_target_at_rate, "boolean");
+  // the paced sweep: the lower rates, then the target's, each with the cores both sides used
+  assert.deepEqual(ingest.route_paced_sweep.map((r: { rate: number }) => r.rate), [
+    1_000,
+    2_500,
+    5_000,
+  ]);
+  for (const r of ingest.route_paced_sweep) {
+    assert.ok(r.p99_ms >= r.p50_ms && r.p50_ms > 0, JSON.stringify(r));
+    assert.ok(r.receiver_cores > 0 && r.loader_cores > 0, JSON.stringify(r));
+  }
   assert.ok(result.hooks_cli_start.hooks_json.stdout_bytes > 0);
   // POST → harness invoked over 20 tmux sessions: both modes measured, nothing lost or misdelivered
   const loop = result.loop_latency;
@@ -102,6 +112,14 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
     assert.deepEqual([mode.lost, mode.misdelivered], [0, 0]);
     assert.ok(mode.p50_ms > 0 && mode.p99_ms >= mode.p50_ms && mode.max_ms >= mode.p99_ms);
   }
+  // the burst's CPU, part by part: each part ran, and they add up to the total
+  const cpu = loop.burst.cpu_ms;
+  for (const part of ["receiver", "tmux_server", "harnesses", "bench"]) {
+    assert.ok(cpu[part] > 0, `${part}: ${JSON.stringify(cpu)}`);
+  }
+  const sum = cpu.receiver + cpu.tmux_server + cpu.harnesses + cpu.bench;
+  assert.ok(Math.abs(cpu.total - sum) < 0.1, JSON.stringify(cpu));
+  assert.ok(cpu.wall > 0 && cpu.cores_busy > 0, JSON.stringify(cpu));
   for (
     const m of [
       result.cli_start.version,

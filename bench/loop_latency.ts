@@ -21,7 +21,9 @@
  */
 import { join } from "node:path";
 import { FakeGitHub, signature } from "../tests/fake_github/mod.ts";
-import { pathWithFakes } from "../tests/fake_harness/mod.ts";
+import { pathWithFakes, readHarnessLog } from "../tests/fake_harness/mod.ts";
+import process from "node:process";
+import { cpuMsSince, cpuNs, type CpuReading } from "./_cpu.ts";
 import { spawnCli } from "../tests/_test_utils.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { percentile, round } from "./_stats.ts";
@@ -72,6 +74,8 @@ export interface LoopRig {
   bytesOf(p: Prepared): Uint8Array;
   /** The input lines the fakes logged since the last call (the log is read incrementally). */
   newInputs(): Promise<InputLine[]>;
+  /** The processes on the delivery path: the receiver, the tmux server, the harnesses. */
+  processes(): Promise<{ receiver: number; tmux: number[]; harnesses: number[] }>;
   /** What the receiver printed on stderr so far. */
   stderr(): string;
   close(): Promise<void>;
@@ -300,6 +304,19 @@ export async function startLoopRig(
           tsMs: Number(e.ts) * 1000,
         }));
       },
+      async processes() {
+        const server = await new Deno.Command("tmux", {
+          args: ["-L", socket, "display-message", "-p", "#{pid}"],
+          env: { TMUX_TMPDIR: dir },
+          stdin: "null",
+          stdout: "piped",
+          stderr: "null",
+        }).output();
+        const tmux = Number(new TextDecoder().decode(server.stdout).trim());
+        const harnesses = (await readHarnessLog(harnessLog))
+          .filter((e) => e.event === "boot").map((e) => e.pid);
+        return { receiver: child.pid, tmux: tmux > 0 ? [tmux] : [], harnesses };
+      },
       stderr: () => out.stderr,
       close,
     };
@@ -319,6 +336,11 @@ interface ModeFigures {
   lost: number;
   /** Lines that reached a session other than their issue's. */
   misdelivered: number;
+  /**
+   * Burst only: milliseconds of CPU each part used from the first send until every line arrived
+   * (Linux), the wall time of that window, and how many of the machine's cores they kept busy.
+   */
+  cpu_ms?: Record<string, number | null>;
 }
 
 function figures(ms: number[], lost: number, misdelivered: number): ModeFigures {
@@ -375,17 +397,55 @@ async function measure(rig: LoopRig, n: number, mode: "serial" | "burst"): Promi
     }
   } else {
     const armed = await arm(url, planned.map((x) => rig.bytesOf(x.p)));
+    const procs = await rig.processes();
+    const pids = [procs.receiver, ...procs.tmux, ...procs.harnesses];
+    const before = { parts: await cpuNs(pids), bench: process.cpuUsage() };
     const sent = await fire(armed);
     sent.forEach((r, i) => {
       check(r.status);
       planned[i].sentAt = r.sentAt;
     });
     await waitUntil(() => arrived.size >= planned.length);
+    const cpu = cpuOf(procs, before, await cpuNs(pids), process.cpuUsage(before.bench));
+    const ms = latencies(planned, arrived);
+    // the window: the first send until the last line arrived
+    const wall = Math.max(...[...arrived.values()].map((a) => a.tsMs)) -
+      Math.min(...planned.map((x) => x.sentAt));
+    return {
+      ...figures(ms, planned.length - arrived.size, misdelivered),
+      cpu_ms: { ...cpu, wall: round(wall), cores_busy: cpu.total && round(cpu.total / wall) },
+    };
   }
-  const ms = planned.filter((x) => arrived.has(x.text)).map((x) =>
+  return figures(latencies(planned, arrived), planned.length - arrived.size, misdelivered);
+}
+
+function latencies(
+  planned: { text: string; sentAt: number }[],
+  arrived: Map<string, InputLine>,
+): number[] {
+  return planned.filter((x) => arrived.has(x.text)).map((x) =>
     arrived.get(x.text)!.tsMs - x.sentAt
   );
-  return figures(ms, planned.length - arrived.size, misdelivered);
+}
+
+/** Each part's CPU between two readings (the receiver, tmux, the harnesses, this bench). */
+function cpuOf(
+  procs: { receiver: number; tmux: number[]; harnesses: number[] },
+  before: { parts: CpuReading },
+  after: CpuReading,
+  bench: NodeJS.CpuUsage,
+): Record<string, number | null> {
+  const part = (pids: number[]) =>
+    cpuMsSince(before.parts, new Map(pids.map((p) => [p, after.get(p) ?? null])));
+  const parts = {
+    receiver: part([procs.receiver]),
+    tmux_server: part(procs.tmux),
+    harnesses: part(procs.harnesses),
+    // the bench itself: the burst's sender, the fake GitHub, the harness-log reader
+    bench: round((bench.user + bench.system) / 1000),
+  };
+  const known = Object.values(parts).filter((v): v is number => v !== null);
+  return { ...parts, total: known.length ? round(known.reduce((a, b) => a + b, 0)) : null };
 }
 
 /** Runs the bench. */

@@ -20,11 +20,15 @@ import { baseEnv, spawnCli, taskArgs } from "../tests/_test_utils.ts";
 import { percentile, round } from "./_stats.ts";
 import { hasWrk, type LoadReport, loadWithWrk } from "./_wrk.ts";
 import { requestBytes } from "./_raw_post.ts";
+import { cpuMsSince, cpuNs } from "./_cpu.ts";
+import process from "node:process";
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = 64;
 const SECRET = "bench-webhook-secret";
 const TARGET = { rps: 5_000, p99_ms: 10 };
+/** The lower paced rates (requests a second) the sweep also measures. */
+const SWEEP_RATES = [1_000, 2_500];
 
 /** Reads one HTTP/1.1 response off `conn`; returns its status (bodies here are small). */
 async function readResponse(conn: Deno.Conn, buf: Uint8Array, carry: { data: string }) {
@@ -89,6 +93,9 @@ async function load(
   const warmupEnd = performance.now() + 500;
   const end = warmupEnd + seconds * 1000;
   const start = performance.now();
+  // the loader's own CPU over the measured seconds (read when the warmup ends, and at the end)
+  let cpuAtWarmupEnd: NodeJS.CpuUsage | undefined;
+  const warmupTimer = setTimeout(() => cpuAtWarmupEnd = process.cpuUsage(), warmupEnd - start);
   const worker = async (index: number) => {
     let conn = await Deno.connect({ hostname: target.hostname, port: Number(target.port) });
     const buf = new Uint8Array(16 * 1024);
@@ -121,6 +128,9 @@ async function load(
     conn.close();
   };
   await Promise.all(Array.from({ length: connections }, (_, i) => worker(i)));
+  clearTimeout(warmupTimer);
+  const spent = cpuAtWarmupEnd ? process.cpuUsage(cpuAtWarmupEnd) : undefined;
+  const loaderMs = spent ? (spent.user + spent.system) / 1000 : null;
   latencies.sort((a, b) => a - b);
   const requests = latencies.length;
   return {
@@ -133,6 +143,7 @@ async function load(
     p50_ms: round(percentile(latencies, 50)),
     p99_ms: round(percentile(latencies, 99)),
     max_ms: round(latencies[requests - 1] ?? 0),
+    loader_cores: loaderMs === null ? null : round(loaderMs / (seconds * 1000)),
     ...(rate > 0
       ? {
         send_lag_p50_ms: round(percentile(lags.sort((a, b) => a - b), 50)),
@@ -224,8 +235,11 @@ async function measureOnce(
   });
   const stderr = new Response(receiver.stderr).text();
   let report: LoadReport & { loader: string };
+  let receiverCores: number | null = null;
   try {
     const url = await readyUrl(receiver);
+    const cpuBefore = await cpuNs([receiver.pid]);
+    const loadStart = performance.now();
     report = wrk && rate === 0
       ? await loadWithWrk({
         url,
@@ -236,6 +250,9 @@ async function measureOnce(
         dir,
       })
       : await denoLoad(dir, url, body, seconds, rate);
+    const used = cpuMsSince(cpuBefore, await cpuNs([receiver.pid]));
+    // over the loader's whole run (its start and warmup included): a slight underestimate
+    if (used !== null) receiverCores = round(used / (performance.now() - loadStart));
   } finally {
     receiver.kill("SIGTERM");
     await receiver.status;
@@ -244,10 +261,18 @@ async function measureOnce(
   await stderr;
   return {
     ...report,
+    // the cores the receiver's threads used (of `cores`); the loader's own are `loader_cores`
+    receiver_cores: receiverCores,
     accepted_rps: Math.round(report.accepted / report.seconds),
     // decided by the dispatcher during the run and the drain at SIGTERM (warmup included)
     routed: await routedEvents(log),
   };
+}
+
+/** One rate of the paced sweep: its latency and the cores the receiver and the loader used. */
+function sweepRow(rate: number, r: Record<string, unknown>) {
+  const { accepted_rps, p50_ms, p99_ms, send_lag_p99_ms, receiver_cores, loader_cores } = r;
+  return { rate, accepted_rps, p50_ms, p99_ms, send_lag_p99_ms, receiver_cores, loader_cores };
 }
 
 /** Runs the bench. */
@@ -257,11 +282,16 @@ export async function run(): Promise<Record<string, unknown>> {
   await using gh = await FakeGitHub.start({ token: "bench-token" });
   try {
     await Deno.mkdir(join(dir, ".the-loop"));
+    const config = join(dir, ".the-loop", "cli-config.yaml");
     await Deno.writeTextFile(
-      join(dir, ".the-loop", "cli-config.yaml"),
+      config,
       `version: "0.1.0"\ngithub:\n  apiUrl: ${gh.url}\n  tokenEnv: BENCH_GH_TOKEN\n` +
         `webhooks:\n  ghWebhook:\n    routing:\n      authorizedUsers: [alice]\n`,
     );
+    // a config as a running daemon has it: not edited in the last second, so events look at its
+    // stat only (one just written is read again at every event for RECENT_MS, as an edit is)
+    const past = new Date(Date.now() - 3_600_000);
+    await Deno.utime(config, past, past);
     const body = await payloadFile(dir, gh);
     const wantWrk = Deno.env.get("THE_LOOP_BENCH_LOADER") === "wrk";
     if (wantWrk && !(await hasWrk())) {
@@ -270,6 +300,11 @@ export async function run(): Promise<Record<string, unknown>> {
     const routed = await measureOnce(dir, body, true, seconds, wantWrk);
     const accepting = await measureOnce(dir, body, false, seconds, wantWrk);
     const paced = await measureOnce(dir, body, true, seconds, false, TARGET.rps);
+    // the same paced load at lower rates: how the tail grows as the shared cores fill up
+    const sweep = [];
+    for (const rate of SWEEP_RATES) {
+      sweep.push(sweepRow(rate, await measureOnce(dir, body, true, seconds, false, rate)));
+    }
     return {
       connections: CONNECTIONS,
       payload_bytes: (await Deno.stat(body)).size,
@@ -283,6 +318,8 @@ export async function run(): Promise<Record<string, unknown>> {
       // routing on, the same 64 connections paced at the target's 5,000 requests a second (the
       // Deno loader: wrk cannot pace); latency from each request's scheduled time
       route_at_target_rate: paced,
+      // routing on, paced at lower rates (1,000 and 2,500 a second), the target's rate last
+      route_paced_sweep: [...sweep, sweepRow(TARGET.rps, paced)],
       target_rps: TARGET.rps,
       target_p99_ms: TARGET.p99_ms,
       // as fast as it goes: both the rate and the p99 (64 requests always queued in front)

@@ -8,10 +8,12 @@
  * daemon killed with SIGKILL leaves nothing behind for long. Commands are written one line each,
  * every argument double-quoted with tmux's escapes (so no text is ever read as a command, a
  * variable, `~` or a format); tmux answers each command, in order, with a `%begin … %end` (or
- * `%error`) block whose flags say it came from this client. A sequence is sent one command per
- * line, the next only once the previous succeeded (as a `tmux a ; b` process stops at the first
- * failure), so every line has exactly one answer. Lines outside a block (notifications) and
- * blocks this client did not ask for (a user's hooks) are ignored.
+ * `%error`) block whose flags say it came from this client. A sequence is sent as one line,
+ * `a ; b ; c`: tmux answers each of its commands with a block of its own and, after one that
+ * fails, runs (and answers) none of the rest, as a `tmux a ; b` process stops at the first
+ * failure; so a sequence of n commands costs one round trip and its answer is complete after n
+ * blocks or the first error. Lines outside a block (notifications) and blocks this client did not
+ * ask for (a user's hooks) are ignored.
  *
  * When the client cannot be started (an old tmux, a server that refuses it), {@linkcode run}
  * says so with `undefined` and the caller runs the command as a process of its own; it tries
@@ -62,7 +64,11 @@ export function controlLine(command: string[]): string {
   return command.map(quoteWord).join(" ");
 }
 
+/** The answer to one line: `blocks` more to come unless one is an error. */
 interface Waiter {
+  blocks: number;
+  /** What the blocks so far printed. */
+  stdout: string;
   resolve: (out: TmuxOutput) => void;
   reject: (error: Error) => void;
 }
@@ -94,13 +100,8 @@ export class TmuxControl {
    */
   async run(commands: string[][]): Promise<TmuxOutput | undefined> {
     if (!(await this.#ready())) return undefined;
-    let stdout = "";
-    for (const command of commands) {
-      const out = await this.#send(controlLine(command));
-      stdout += out.stdout;
-      if (out.code !== 0) return { ...out, stdout };
-    }
-    return { code: 0, stdout, stderr: "" };
+    if (commands.length === 0) return { code: 0, stdout: "", stderr: "" };
+    return await this.#send(commands.map(controlLine).join(" ; "), commands.length);
   }
 
   /**
@@ -172,21 +173,29 @@ export class TmuxControl {
     return false;
   }
 
-  #expect(): Promise<TmuxOutput> {
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  /** The answer of the next line: `blocks` blocks, or fewer ending in an error. */
+  #expect(blocks = 1): Promise<TmuxOutput> {
+    return new Promise((resolve, reject) =>
+      this.#waiters.push({ blocks, stdout: "", resolve, reject })
+    );
   }
 
   /** Writes one line and resolves with its answer (the answers come in the order of the lines). */
-  #ask(writer: WritableStreamDefaultWriter<Uint8Array>, line: string): Promise<TmuxOutput> {
-    const answer = this.#expect();
+  #ask(
+    writer: WritableStreamDefaultWriter<Uint8Array>,
+    line: string,
+    blocks = 1,
+  ): Promise<TmuxOutput> {
+    const answer = this.#expect(blocks);
     writer.write(ENC.encode(`${line}\n`)).catch(() => {});
     return answer;
   }
 
-  async #send(line: string): Promise<TmuxOutput> {
+  /** Sends one line of `blocks` commands (`a ; b ; …`) and resolves with its whole answer. */
+  async #send(line: string, blocks = 1): Promise<TmuxOutput> {
     const writer = this.#writer;
     if (!writer) throw new Error("the tmux control client is gone");
-    const answer = this.#ask(writer, line);
+    const answer = this.#ask(writer, line, blocks);
     // a missing answer would leave every later one matched to the wrong command: end the client
     // (its waiters fail, the runner falls back to processes, a fresh client comes later)
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -226,9 +235,15 @@ export class TmuxControl {
             const text = block.join("\n");
             block = undefined;
             if (!ours) continue;
-            this.#waiters.shift()?.resolve({
+            const waiter = this.#waiters[0];
+            if (!waiter) continue;
+            if (ok && text) waiter.stdout += `${text}\n`;
+            // after a failure tmux runs none of the line's later commands: the answer is complete
+            if (ok && --waiter.blocks > 0) continue;
+            this.#waiters.shift();
+            waiter.resolve({
               code: ok ? 0 : 1,
-              stdout: ok && text ? `${text}\n` : "",
+              stdout: waiter.stdout,
               stderr: ok ? "" : text.trim(),
             });
           } else if (block) block.push(line);

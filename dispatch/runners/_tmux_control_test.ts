@@ -96,6 +96,33 @@ Deno.test("tmux control: a sequence stops at the first failure and says why", as
   }
 });
 
+Deno.test("tmux control: sequences that fail part-way, sent together, each get their own answer", async () => {
+  const t = await setup();
+  try {
+    // each sequence is one line answered by one block a command until the first failure: a
+    // failing one answers fewer blocks, and the answers after it must still find their commands
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.control.run([
+          ["set-buffer", "-b", `m${i}`, "--", `value ${i}`],
+          i % 3 === 0 ? ["list-panes", "-t", `=no-such-${i}:`] : ["show-buffer", "-b", `m${i}`],
+          ["display-message", "-p", `after ${i}`],
+        ])),
+    );
+    answers.forEach((out, i) => {
+      if (i % 3 === 0) {
+        assert.equal(out?.code, 1, `sequence ${i}`);
+        assert.equal(out?.stdout, "", `sequence ${i}`);
+        assert.match(out?.stderr ?? "", new RegExp(`can't find session: no-such-${i}`));
+      } else {
+        assert.deepEqual(out, { code: 0, stdout: `value ${i}\nafter ${i}\n`, stderr: "" });
+      }
+    });
+  } finally {
+    await t.cleanup();
+  }
+});
+
 Deno.test("tmux control: runAll sends its commands together, each answering for itself", async () => {
   const t = await setup();
   try {

@@ -120,8 +120,9 @@ export async function pasteInto(
 /**
  * Pastes `prompt` into the pane and presses Enter when the pane's process runs; `false` (and
  * nothing pasted, no buffer left) when the pane is dead or missing. Through the control client
- * this is three round trips instead of four: the pane's state and the buffer together, then the
- * paste, then the Enter (only after a paste that went in); without one, it is
+ * this is two round trips instead of four: the pane's state and the buffer together, then the
+ * paste and the Enter as one sequence (tmux runs the Enter only after a paste that went in; never
+ * a paste into a dead pane, which tmux 3.3 answers by crashing its server); without one, it is
  * {@linkcode paneState} then {@linkcode pasteInto}.
  */
 export async function pasteIfAlive(
