@@ -399,14 +399,15 @@ async function measure(rig: LoopRig, n: number, mode: "serial" | "burst"): Promi
     const armed = await arm(url, planned.map((x) => rig.bytesOf(x.p)));
     const procs = await rig.processes();
     const pids = [procs.receiver, ...procs.tmux, ...procs.harnesses];
-    const before = { parts: await cpuNs(pids), bench: process.cpuUsage() };
+    const before = await cpuNs(pids);
+    const benchBefore = process.cpuUsage();
     const sent = await fire(armed);
     sent.forEach((r, i) => {
       check(r.status);
       planned[i].sentAt = r.sentAt;
     });
     await waitUntil(() => arrived.size >= planned.length);
-    const cpu = cpuOf(procs, before, await cpuNs(pids), process.cpuUsage(before.bench));
+    const cpu = cpuOf(procs, before, await cpuNs(pids), process.cpuUsage(benchBefore));
     const ms = latencies(planned, arrived);
     // the window: the first send until the last line arrived
     const wall = Math.max(...[...arrived.values()].map((a) => a.tsMs)) -
@@ -431,12 +432,12 @@ function latencies(
 /** Each part's CPU between two readings (the receiver, tmux, the harnesses, this bench). */
 function cpuOf(
   procs: { receiver: number; tmux: number[]; harnesses: number[] },
-  before: { parts: CpuReading },
+  before: CpuReading,
   after: CpuReading,
   bench: NodeJS.CpuUsage,
 ): Record<string, number | null> {
   const part = (pids: number[]) =>
-    cpuMsSince(before.parts, new Map(pids.map((p) => [p, after.get(p) ?? null])));
+    cpuMsSince(before, new Map(pids.map((p) => [p, after.get(p) ?? null])));
   const parts = {
     receiver: part([procs.receiver]),
     tmux_server: part(procs.tmux),
