@@ -70,7 +70,7 @@ export interface HarnessRunner {
   alive(s: HostedSession): Promise<boolean>;
   /**
    * {@linkcode alive} and {@linkcode deliver} in one, where the runner can do both cheaper
-   * together (tmux: two round trips instead of four); `false` when the harness is not running
+   * together (tmux: one round trip instead of four); `false` when the harness is not running
    * (nothing delivered).
    */
   deliverIfAlive?(

@@ -13,7 +13,8 @@ export interface TmuxCli {
   env: Record<string, string>;
   /** A persistent control-mode client; commands go through it when it is available. */
   control?: {
-    run(commands: string[][]): Promise<TmuxOutput | undefined>;
+    /** `answers`: the blocks the line answers with when nothing fails (one per command). */
+    run(commands: string[][], opts?: { answers?: number }): Promise<TmuxOutput | undefined>;
     runAll(commands: string[][]): Promise<TmuxOutput[] | undefined>;
   };
 }

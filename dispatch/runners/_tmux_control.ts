@@ -97,11 +97,17 @@ export class TmuxControl {
   /**
    * Runs a command sequence; `undefined` when no control client is available (nothing was sent:
    * run it another way). Rejects when the client died with the command sent (its fate unknown).
+   * `answers`: the blocks the line is answered with when nothing fails — one a command unless a
+   * command runs others that answer too (`if-shell` and the commands of its branch).
    */
-  async run(commands: string[][]): Promise<TmuxOutput | undefined> {
+  async run(
+    commands: string[][],
+    opts: { answers?: number } = {},
+  ): Promise<TmuxOutput | undefined> {
     if (!(await this.#ready())) return undefined;
     if (commands.length === 0) return { code: 0, stdout: "", stderr: "" };
-    return await this.#send(commands.map(controlLine).join(" ; "), commands.length);
+    const line = commands.map(controlLine).join(" ; ");
+    return await this.#send(line, opts.answers ?? commands.length);
   }
 
   /**

@@ -9,6 +9,7 @@
  * @module
  */
 import { tmux, type TmuxCli, tmuxOk } from "./_tmux_cli.ts";
+import { controlLine } from "./_tmux_control.ts";
 
 /** `alive` (the process runs), `dead` (kept by remain-on-exit), `missing` (no such session). */
 export type PaneState = "alive" | "dead" | "missing";
@@ -75,41 +76,73 @@ export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
   o.warn(`tmux rejected remain-on-exit for ${o.name}: ${out.stderr}`);
 }
 
-/** Pastes `buffer` into the pane (deleting it, bracketed), then presses Enter: a sequence. */
-function pasteAndEnter(name: string, buffer: string): string[][] {
+/** What the guarded paste prints when the pane's process had ended (nothing was pasted). */
+export const PANE_DEAD = "the-loop: pane dead, nothing pasted";
+
+/**
+ * Pastes `buffer` into the pane (deleting it, bracketed), then presses Enter — only when the
+ * pane's process runs, as the tmux server itself sees it at that moment (`if-shell -F` reads
+ * `#{pane_dead}` in the server, no shell): tmux 3.3's server crashes on a paste into a dead pane,
+ * and a harness can die between any earlier check and the paste. A dead pane has the buffer
+ * deleted and {@linkcode PANE_DEAD} printed instead. Either branch is two commands, so the
+ * command answers with {@linkcode GUARDED_PASTE_ANSWERS} blocks unless one fails (no Enter
+ * after a paste that failed: it would submit whatever is typed there).
+ */
+function guardedPaste(name: string, buffer: string): string[] {
+  const target = paneOf(name);
+  const sequence = (commands: string[][]) => commands.map(controlLine).join(" ; ");
   return [
-    ["paste-buffer", "-d", "-p", "-b", buffer, "-t", paneOf(name)],
-    ["send-keys", "-t", paneOf(name), "Enter"],
+    "if-shell",
+    "-F",
+    "-t",
+    target,
+    "#{pane_dead}",
+    sequence([["delete-buffer", "-b", buffer], ["display-message", "-p", PANE_DEAD]]),
+    sequence([
+      ["paste-buffer", "-d", "-p", "-b", buffer, "-t", target],
+      ["send-keys", "-t", target, "Enter"],
+    ]),
   ];
 }
 
+/** The blocks a control client gets for {@linkcode guardedPaste}: its own, then its branch's two. */
+const GUARDED_PASTE_ANSWERS = 3;
+
+/** Whether a guarded paste's output says the pane was dead. */
+const saidDead = (stdout: string) => stdout.split("\n").includes(PANE_DEAD);
+
 /**
  * Loads `prompt` into a buffer of its own (`<name>-<uuid>`: no file, no name shared with another
- * session or delivery), pastes it into the pane deleting the buffer, presses Enter.
+ * session or delivery) and, when the pane's process runs, pastes it deleting the buffer and
+ * presses Enter; `false` (nothing pasted, no buffer left) when the pane is dead.
  */
 export async function pasteInto(
   cli: TmuxCli,
   name: string,
   prompt: string,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const buffer = `${name}-${crypto.randomUUID()}`;
-  const paste = pasteAndEnter(name, buffer);
-  // one command sequence for the three steps (it stops at the first that fails): through the
-  // control client the text travels as one quoted word, else on a tmux process's stdin
+  const paste = guardedPaste(name, buffer);
+  // one command sequence (it stops at the first that fails): through the control client the
+  // text travels as one quoted word, else on a tmux process's stdin
   try {
     signal?.throwIfAborted();
     const viaControl = await cli.control?.run([
       ["set-buffer", "-b", buffer, "--", prompt],
-      ...paste,
-    ]);
+      paste,
+    ], { answers: 1 + GUARDED_PASTE_ANSWERS });
     if (viaControl) {
       if (viaControl.code !== 0) {
         throw new Error(`tmux set-buffer + paste-buffer + send-keys failed: ${viaControl.stderr}`);
       }
-      return;
+      return !saidDead(viaControl.stdout);
     }
-    await tmuxOk(cli, [["load-buffer", "-b", buffer, "-"], ...paste], { stdin: prompt, signal });
+    const out = await tmuxOk(cli, [["load-buffer", "-b", buffer, "-"], paste], {
+      stdin: prompt,
+      signal,
+    });
+    return !saidDead(out);
   } catch (err) {
     // a paste that failed leaves its buffer behind (a delivered one was deleted by `-d`)
     await tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});
@@ -120,9 +153,8 @@ export async function pasteInto(
 /**
  * Pastes `prompt` into the pane and presses Enter when the pane's process runs; `false` (and
  * nothing pasted, no buffer left) when the pane is dead or missing. Through the control client
- * this is two round trips instead of four: the pane's state and the buffer together, then the
- * paste and the Enter as one sequence (tmux runs the Enter only after a paste that went in; never
- * a paste into a dead pane, which tmux 3.3 answers by crashing its server); without one, it is
+ * this is one round trip: the pane's listing (a missing session stops the sequence there, before
+ * anything is loaded), the buffer, then the guarded paste and Enter; without one, it is
  * {@linkcode paneState} then {@linkcode pasteInto}.
  */
 export async function pasteIfAlive(
@@ -134,32 +166,23 @@ export async function pasteIfAlive(
   signal?.throwIfAborted();
   const control = cli.control;
   const buffer = `${name}-${crypto.randomUUID()}`;
-  const drop = () => tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});
   try {
-    const first = await control?.runAll([
+    const out = await control?.run([
       ["list-panes", "-t", paneOf(name), "-F", "#{pane_dead}"],
       ["set-buffer", "-b", buffer, "--", prompt],
-    ]);
-    if (!control || !first) {
+      guardedPaste(name, buffer),
+    ], { answers: 2 + GUARDED_PASTE_ANSWERS });
+    if (!out) {
       if ((await paneState(cli, name, signal)) !== "alive") return false;
-      await pasteInto(cli, name, prompt, signal);
-      return true;
+      return await pasteInto(cli, name, prompt, signal);
     }
-    const [panes, loaded] = first;
-    const alive = panes.code === 0 && panes.stdout.split("\n").some((l) => l.trim() === "0");
-    if (!alive) {
-      await drop();
-      return false;
-    }
-    if (loaded.code !== 0) throw new Error(`tmux set-buffer failed: ${loaded.stderr}`);
-    // a sequence: no Enter unless the paste went in (it would submit whatever is typed there)
-    const out = await control.run(pasteAndEnter(name, buffer));
-    if (!out) throw new Error("the tmux control client went away before the paste");
-    if (out.code !== 0) throw new Error(`tmux paste-buffer + send-keys failed: ${out.stderr}`);
-    return true;
+    // the listing prints a line for each pane: nothing printed is a session that is not there
+    if (out.code !== 0 && out.stdout === "") return false;
+    if (out.code !== 0) throw new Error(`tmux set-buffer + paste-buffer failed: ${out.stderr}`);
+    return !saidDead(out.stdout);
   } catch (err) {
     // a paste that failed leaves its buffer behind (a delivered one was deleted by `-d`)
-    await drop();
+    await tmux(cli, [["delete-buffer", "-b", buffer]]).catch(() => {});
     throw err;
   }
 }

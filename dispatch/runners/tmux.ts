@@ -136,13 +136,13 @@ export class TmuxRunner implements HarnessRunner {
     const fresh = this.#aliveAt.get(name);
     this.#aliveAt.delete(name);
     const known = fresh !== undefined && performance.now() - fresh < ALIVE_FRESH_MS;
-    if (!known && (await this.#state(name, opts.signal)) !== "alive") {
-      const resume = this.#o.tmux.resumeOnRespawn;
-      const booted = await this.#boot(s, prompt, { resume, signal: opts.signal });
-      this.#o.onRespawned?.(s, booted);
-      return;
-    }
-    await pasteInto(this.#cli, name, prompt, opts.signal);
+    const alive = known || (await this.#state(name, opts.signal)) === "alive";
+    // the paste itself checks again, in the tmux server: a harness that died meanwhile gets
+    // nothing pasted, and is respawned here like one found dead
+    if (alive && await pasteInto(this.#cli, name, prompt, opts.signal)) return;
+    const resume = this.#o.tmux.resumeOnRespawn;
+    const booted = await this.#boot(s, prompt, { resume, signal: opts.signal });
+    this.#o.onRespawned?.(s, booted);
   }
 
   /**
@@ -291,7 +291,9 @@ export class TmuxRunner implements HarnessRunner {
       warn: (m) => this.#warn(m),
       signal,
     });
-    if (pasteAfter) await pasteInto(this.#cli, name, prompt, signal);
+    if (pasteAfter && !(await pasteInto(this.#cli, name, prompt, signal))) {
+      throw new Error(`the harness in tmux session ${name} exited before its prompt was pasted`);
+    }
   }
 
   #state(name: string, signal?: AbortSignal): Promise<PaneState> {
