@@ -196,19 +196,24 @@ export async function startLoopRig(
     for await (const chunk of s.pipeThrough(new TextDecoderStream())) out[key] += chunk;
   };
   const drained = Promise.all([drain(child.stdout, "stdout"), drain(child.stderr, "stderr")]);
+  /** `tmux -L <socket> …` on the rig's private server; its stdout. */
+  const tmux = async (...args: string[]): Promise<string> => {
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", socket, ...args],
+      env: { TMUX_TMPDIR: dir },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return new TextDecoder().decode(out.stdout);
+  };
   const close = async () => {
     try {
       child.kill("SIGTERM");
     } catch { /* already gone */ }
     await child.status;
     await drained.catch(() => {});
-    await new Deno.Command("tmux", {
-      args: ["-L", socket, "kill-server"],
-      env: { TMUX_TMPDIR: dir },
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).output().catch(() => {});
+    await tmux("kill-server").catch(() => {});
     await gh.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
@@ -305,17 +310,10 @@ export async function startLoopRig(
         }));
       },
       async processes() {
-        const server = await new Deno.Command("tmux", {
-          args: ["-L", socket, "display-message", "-p", "#{pid}"],
-          env: { TMUX_TMPDIR: dir },
-          stdin: "null",
-          stdout: "piped",
-          stderr: "null",
-        }).output();
-        const tmux = Number(new TextDecoder().decode(server.stdout).trim());
+        const server = Number((await tmux("display-message", "-p", "#{pid}")).trim());
         const harnesses = (await readHarnessLog(harnessLog))
           .filter((e) => e.event === "boot").map((e) => e.pid);
-        return { receiver: child.pid, tmux: tmux > 0 ? [tmux] : [], harnesses };
+        return { receiver: child.pid, tmux: server > 0 ? [server] : [], harnesses };
       },
       stderr: () => out.stderr,
       close,

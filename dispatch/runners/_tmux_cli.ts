@@ -15,7 +15,6 @@ export interface TmuxCli {
   control?: {
     /** `answers`: the blocks the line answers with when nothing fails (one per command). */
     run(commands: string[][], opts?: { answers?: number }): Promise<TmuxOutput | undefined>;
-    runAll(commands: string[][]): Promise<TmuxOutput[] | undefined>;
   };
 }
 

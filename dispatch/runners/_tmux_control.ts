@@ -110,16 +110,6 @@ export class TmuxControl {
     return await this.#send(line, opts.answers ?? commands.length);
   }
 
-  /**
-   * Runs commands that do not depend on each other in one go: every line is written at once and
-   * each command answers for itself (a failure does not stop the others). One round trip for
-   * all of them; `undefined` when no control client is available (nothing was sent).
-   */
-  async runAll(commands: string[][]): Promise<TmuxOutput[] | undefined> {
-    if (!(await this.#ready())) return undefined;
-    return await Promise.all(commands.map((command) => this.#send(controlLine(command))));
-  }
-
   /** Ends the client and its session; later calls to {@linkcode run} return `undefined`. */
   async close(): Promise<void> {
     this.#closed = true;

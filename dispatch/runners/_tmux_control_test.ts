@@ -123,26 +123,6 @@ Deno.test("tmux control: sequences that fail part-way, sent together, each get t
   }
 });
 
-Deno.test("tmux control: runAll sends its commands together, each answering for itself", async () => {
-  const t = await setup();
-  try {
-    const outs = await t.control.runAll([
-      ["display-message", "-p", "first"],
-      ["list-panes", "-t", "=no-such-session:"],
-      ["set-buffer", "-b", "still", "--", "runs"],
-    ]);
-    assert.equal(outs?.length, 3);
-    assert.deepEqual(outs![0], { code: 0, stdout: "first\n", stderr: "" });
-    assert.equal(outs![1].code, 1);
-    assert.match(outs![1].stderr, /can't find session/);
-    assert.equal(outs![2].code, 0, "a failure does not stop the others");
-    const shown = await t.control.run([["show-buffer", "-b", "still"]]);
-    assert.equal(shown?.stdout, "runs\n");
-  } finally {
-    await t.cleanup();
-  }
-});
-
 Deno.test("tmux control: the client's own session is there while it runs and gone after close", async () => {
   const t = await setup();
   try {
