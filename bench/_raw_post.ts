@@ -77,8 +77,12 @@ async function statusOf(conn: Deno.TcpConn): Promise<number> {
   return status;
 }
 
-/** Sends every armed request at once; resolves with each one's status and send time. */
-export async function fire(armed: Armed[]): Promise<Sent[]> {
+/**
+ * Writes every armed request at once and resolves with each one's send time, without reading
+ * the answers: they wait in the kernel until {@linkcode answers}, so a burst's sender takes no
+ * CPU from the daemon while the burst is measured.
+ */
+export async function send(armed: Armed[]): Promise<number[]> {
   const writes: Promise<void>[] = [];
   const sentAt: number[] = [];
   for (const a of armed) {
@@ -86,11 +90,23 @@ export async function fire(armed: Armed[]): Promise<Sent[]> {
     writes.push(writeAll(a.conn, a.bytes));
   }
   await Promise.all(writes);
-  return await Promise.all(armed.map(async (a, i) => {
+  return sentAt;
+}
+
+/** Each sent request's status (the connections are closed after). */
+export async function answers(armed: Armed[]): Promise<number[]> {
+  return await Promise.all(armed.map(async (a) => {
     try {
-      return { status: await statusOf(a.conn), sentAt: sentAt[i] };
+      return await statusOf(a.conn);
     } finally {
       a.conn.close();
     }
   }));
+}
+
+/** Sends every armed request at once; resolves with each one's status and send time. */
+export async function fire(armed: Armed[]): Promise<Sent[]> {
+  const sentAt = await send(armed);
+  const statuses = await answers(armed);
+  return statuses.map((status, i) => ({ status, sentAt: sentAt[i] }));
 }

@@ -27,7 +27,7 @@ import { cpuMsSince, cpuNs, type CpuReading } from "./_cpu.ts";
 import { spawnCli } from "../tests/_test_utils.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { percentile, round } from "./_stats.ts";
-import { arm, fire, requestBytes } from "./_raw_post.ts";
+import { answers, arm, fire, requestBytes, send } from "./_raw_post.ts";
 
 /** The repository the rig's issues live in. */
 export const LOOP_REPO = "loop/bench";
@@ -74,6 +74,12 @@ export interface LoopRig {
   bytesOf(p: Prepared): Uint8Array;
   /** The input lines the fakes logged since the last call (the log is read incrementally). */
   newInputs(): Promise<InputLine[]>;
+  /**
+   * Resolves once the fakes logged `n` input lines starting with `prefix` (counted in the log's
+   * text, not parsed: during a burst the bench's CPU is taken from the daemon); rejects after
+   * `timeoutMs`.
+   */
+  awaitInputs(prefix: string, n: number, timeoutMs: number): Promise<void>;
   /** The processes on the delivery path: the receiver, the tmux server, the harnesses. */
   processes(): Promise<{ receiver: number; tmux: number[]; harnesses: number[] }>;
   /** What the receiver printed on stderr so far. */
@@ -301,6 +307,32 @@ export async function startLoopRig(
           "x-hub-signature-256": p.signature,
         }, p.body);
       },
+      async awaitInputs(prefix, n, timeoutMs) {
+        const needle = `"line": ${JSON.stringify(prefix).slice(0, -1)}`;
+        const start = Deno.statSync(harnessLog).size; // taken at the call, before any send
+        const file = await Deno.open(harnessLog);
+        try {
+          await file.seek(start, Deno.SeekMode.Start);
+          const buf = new Uint8Array(256 * 1024);
+          const decoder = new TextDecoder();
+          let seen = 0;
+          let tail = "";
+          const until = Date.now() + timeoutMs;
+          while (seen < n) {
+            if (Date.now() > until) throw new Error(`${seen} of ${n} "${prefix}" lines arrived`);
+            await new Promise((r) => setTimeout(r, 20));
+            for (let got = await file.read(buf); got !== null; got = await file.read(buf)) {
+              const text = tail + decoder.decode(buf.subarray(0, got), { stream: true });
+              for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+                seen++;
+              }
+              tail = text.slice(-needle.length + 1); // a needle cut between two reads
+            }
+          }
+        } finally {
+          file.close();
+        }
+      },
       async newInputs() {
         return (await inputs()).filter((e) => e.event === "input").map((e) => ({
           line: String(e.line),
@@ -399,13 +431,14 @@ async function measure(rig: LoopRig, n: number, mode: "serial" | "burst"): Promi
     const pids = [procs.receiver, ...procs.tmux, ...procs.harnesses];
     const before = await cpuNs(pids);
     const benchBefore = process.cpuUsage();
-    const sent = await fire(armed);
-    sent.forEach((r, i) => {
-      check(r.status);
-      planned[i].sentAt = r.sentAt;
-    });
-    await waitUntil(() => arrived.size >= planned.length);
+    // the answers are read once every line arrived: reading 200 of them during the burst would
+    // be the sender's CPU taken from the daemon on a machine of two cores
+    const arrival = rig.awaitInputs(`${mode} `, planned.length, bound);
+    (await send(armed)).forEach((sentAt, i) => planned[i].sentAt = sentAt);
+    await arrival;
     const cpu = cpuOf(procs, before, await cpuNs(pids), process.cpuUsage(benchBefore));
+    await collect();
+    (await answers(armed)).forEach(check);
     const ms = latencies(planned, arrived);
     // the window: the first send until the last line arrived
     const wall = Math.max(...[...arrived.values()].map((a) => a.tsMs)) -

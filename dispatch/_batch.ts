@@ -8,16 +8,23 @@
  * arrive while a headless run works reach the harness together in the next run instead of one
  * run each.
  *
+ * A delivered batch is noted on the session record (at-most-once: its delivery ids) behind the
+ * session's next batch, not before it: the next paste goes in while the note is written, and the
+ * batches delivered while a note is written are noted together in the next one. An event's
+ * outcome comes once its note is written, so what is settled is on record.
+ *
  * A turn that does anything else to the session (a control command, a closure, a spawn) first
- * waits for the session's deliveries to be done ({@linkcode Deliveries.drain}), so the harness
- * sees everything in the order it arrived. At most `limit()` batches are delivered at once (a
- * pool of their own: a turn holding a dispatch slot may be waiting for a batch to be done).
+ * waits for the session's deliveries and their notes to be done ({@linkcode Deliveries.drain}),
+ * so the harness sees everything in the order it arrived. At most `limit()` batches are
+ * delivered at once (a pool of their own: a turn holding a dispatch slot may be waiting for a
+ * batch to be done); notes take no slot.
  *
  * @module
  */
 import type { SessionRecord } from "../state/registry.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Handled, Turn } from "./_deps.ts";
+import type { HostedSession } from "./seams.ts";
 import { Slots } from "./_slots.ts";
 
 /**
@@ -50,25 +57,54 @@ export interface Pending {
   resolve: (handled: Handled) => void;
 }
 
-/** Delivers one session's batch; settles every item of it (it must not throw). */
-export type BatchRun = (batch: Pending[]) => Promise<void>;
+/** An item that went into its session, waiting for its note: which harness, in what batch. */
+export interface Sent {
+  pending: Pending;
+  hosted: HostedSession;
+  /** How many events its paste carried. */
+  batch: number;
+}
+
+/**
+ * Delivers one session's batch: settles the items that were not delivered (failed, dropped, a
+ * relaunch's, which notes itself) and returns the others, for {@linkcode NoteRun}. It must not
+ * throw.
+ */
+export type BatchRun = (batch: Pending[]) => Promise<Sent[]>;
+
+/** Notes delivered items on their session (in delivery order) and settles them; never throws. */
+export type NoteRun = (sent: Sent[]) => Promise<void>;
+
+/** Options of {@linkcode Deliveries}. */
+export interface DeliveriesOptions {
+  run: BatchRun;
+  note: NoteRun;
+  /** Most batches delivered at once (sessions take turns for the slots, in order). */
+  limit: () => number;
+}
 
 /** What runs and waits, per work item ref. */
 export class Deliveries {
   readonly #run: BatchRun;
+  readonly #note: NoteRun;
   readonly #slots: Slots;
   readonly #waiting = new Map<string, Pending[]>();
   readonly #flying = new Map<string, Pending[]>();
   readonly #flights = new Map<string, Promise<void>>();
+  /** Delivered, waiting for the note under way to end; then noted together. */
+  readonly #unnoted = new Map<string, Sent[]>();
+  /** Delivered, their note being written. */
+  readonly #noting = new Map<string, Sent[]>();
+  readonly #notes = new Map<string, Promise<void>>();
   /** Refs whose batch holds a slot (is being delivered). */
   readonly #delivering = new Set<string>();
   /** The items whose outcome was given (each is settled once). */
   readonly #settled = new WeakSet<Pending>();
 
-  /** `limit`: most batches delivered at once (sessions take turns for the slots, in order). */
-  constructor(run: BatchRun, limit: () => number) {
-    this.#run = run;
-    this.#slots = new Slots(limit);
+  constructor(opts: DeliveriesOptions) {
+    this.#run = opts.run;
+    this.#note = opts.note;
+    this.#slots = new Slots(opts.limit);
   }
 
   /** Queues a delivery; resolves with its outcome once its batch was delivered (or failed). */
@@ -93,20 +129,26 @@ export class Deliveries {
   /** Whether a delivery of `deliveryId` into `ref`'s session waits or is under way. */
   has(ref: string, deliveryId: string): boolean {
     const holds = (list?: Pending[]) => list?.some((p) => p.event.deliveryId === deliveryId);
-    return !!(holds(this.#waiting.get(ref)) || holds(this.#flying.get(ref)));
+    const sent = (list?: Sent[]) => holds(list?.map((s) => s.pending));
+    return !!(holds(this.#waiting.get(ref)) || holds(this.#flying.get(ref)) ||
+      sent(this.#unnoted.get(ref)) || sent(this.#noting.get(ref)));
   }
 
-  /** Resolves once nothing waits or is under way for `ref`. */
+  /** Resolves once nothing waits, is under way or waits for its note for `ref`. */
   async drain(ref: string): Promise<void> {
-    for (let flight = this.#flights.get(ref); flight; flight = this.#flights.get(ref)) {
-      await flight;
+    for (;;) {
+      const busy = this.#flights.get(ref) ?? this.#notes.get(ref);
+      if (!busy) return;
+      await busy;
     }
   }
 
-  /** Deliveries under way and waiting, over all sessions. */
+  /** Deliveries under way (their notes too) and waiting, over all sessions. */
   get size(): { running: number; waiting: number } {
     let running = 0;
     let waiting = 0;
+    for (const list of this.#unnoted.values()) running += list.length;
+    for (const list of this.#noting.values()) running += list.length;
     for (const [ref, list] of this.#flying) {
       if (this.#delivering.has(ref)) running += list.length;
       else waiting += list.length; // taken out, waiting for a slot
@@ -130,8 +172,9 @@ export class Deliveries {
         this.#flying.set(ref, batch);
         const release = await this.#slots.take();
         this.#delivering.add(ref);
+        let sent: Sent[] = [];
         try {
-          await this.#run(batch);
+          sent = await this.#run(batch);
         } catch (err) {
           // a batch run settles its items itself; this is the last guard for an unexpected throw
           for (const p of batch) {
@@ -142,8 +185,40 @@ export class Deliveries {
           this.#delivering.delete(ref);
           release();
         }
+        if (sent.length > 0) this.#noteLater(ref, sent);
       }
     };
     this.#flights.set(ref, loop());
+  }
+
+  /** Queues `sent` for the session's next note; starts one unless one is being written. */
+  #noteLater(ref: string, sent: Sent[]): void {
+    const unnoted = this.#unnoted.get(ref);
+    if (unnoted) unnoted.push(...sent);
+    else this.#unnoted.set(ref, [...sent]);
+    if (this.#notes.has(ref)) return;
+    const loop = async () => {
+      await null; // registered before the loop first looks
+      for (;;) {
+        const next = this.#unnoted.get(ref);
+        if (!next) {
+          this.#notes.delete(ref);
+          return;
+        }
+        this.#unnoted.delete(ref);
+        this.#noting.set(ref, next);
+        try {
+          await this.#note(next);
+        } catch (err) {
+          // a note settles its items itself; this is the last guard for an unexpected throw
+          for (const { pending: p } of next) {
+            if (!this.#settled.has(p)) p.resolve({ outcome: p.turn.failed("deliver", err) });
+          }
+        } finally {
+          this.#noting.delete(ref);
+        }
+      }
+    };
+    this.#notes.set(ref, loop());
   }
 }

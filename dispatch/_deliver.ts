@@ -3,14 +3,14 @@
  * `input_received` hooks left its text) and handed to the session's gathered deliveries
  * (`_batch.ts`); a batch goes to the runner as one prompt — or, when the harness is gone, the
  * session is relaunched on the first prompt of it — and its delivery ids are noted on the session
- * (at-most-once).
+ * (at-most-once), behind the session's next batch.
  *
  * @module
  */
 import type { RoutedEvent } from "./types.ts";
 import type { Later, Turn } from "./_deps.ts";
 import type { SessionRecord } from "../state/registry.ts";
-import type { Pending } from "./_batch.ts";
+import type { Pending, Sent } from "./_batch.ts";
 import type { HostedSession } from "./seams.ts";
 import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
@@ -27,8 +27,11 @@ export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): La
   return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
 }
 
-/** Delivers one session's batch and settles each of its events (never throws). */
-export async function deliverBatch(all: Pending[]): Promise<void> {
+/**
+ * Delivers one session's batch; settles the events it did not deliver and returns the others,
+ * for {@linkcode noteSent} (never throws).
+ */
+export async function deliverBatch(all: Pending[]): Promise<Sent[]> {
   // an event whose own dispatch was aborted while it waited is handed back, as a turn would be
   const batch: Pending[] = [];
   for (const p of all) {
@@ -36,7 +39,7 @@ export async function deliverBatch(all: Pending[]): Promise<void> {
       p.resolve({ outcome: { status: "failed", reason: "aborted", retry: true } });
     } else batch.push(p);
   }
-  if (batch.length === 0) return;
+  if (batch.length === 0) return [];
   // the batch runs under its first event's deadline and signal
   const leader = batch[0].turn;
   const { runner, sessions } = leader.deps;
@@ -51,11 +54,11 @@ export async function deliverBatch(all: Pending[]): Promise<void> {
   if (!current) {
     const gone = new Error("the session was closed before the delivery");
     for (const p of batch) p.resolve({ outcome: p.turn.failed("deliver", gone) });
-    return;
+    return [];
   }
   if (current.status === "paused") {
     for (const p of batch) p.resolve(p.turn.dropped("session-paused"));
-    return;
+    return [];
   }
   const hosted = hostedOf(current);
   const prompt = batch.map((p) => p.prompt).join(BATCH_SEPARATOR);
@@ -77,17 +80,23 @@ export async function deliverBatch(all: Pending[]): Promise<void> {
     }
   } catch (err) {
     for (const p of batch) p.resolve({ outcome: p.turn.failed("deliver", err) });
-    return;
+    return [];
   }
   if (!alive) {
     // relaunched on the first prompt; the rest go into the new harness as a batch of their own
     const [first, ...rest] = batch;
     first.resolve(await relaunch(first, hosted));
-    if (rest.length > 0) await deliverBatch(rest);
-    return;
+    return rest.length > 0 ? await deliverBatch(rest) : [];
   }
-  await note(batch);
-  for (const p of batch) p.resolve(delivered(p, hosted, { respawned: false, batch: batch.length }));
+  return batch.map((pending) => ({ pending, hosted, batch: batch.length }));
+}
+
+/** Notes delivered events on their session, then settles each as delivered (never throws). */
+export async function noteSent(sent: Sent[]): Promise<void> {
+  await note(sent.map((s) => s.pending));
+  for (const s of sent) {
+    s.pending.resolve(delivered(s.pending, s.hosted, { respawned: false, batch: s.batch }));
+  }
 }
 
 /** The harness was gone: relaunched with this event's prompt (the `session_spawn` hooks asked). */

@@ -44,7 +44,7 @@ import { FileStartMarks } from "./_arming.ts";
 import { handle } from "./_handle.ts";
 import { type Answer, type Deps, type Handled, Turn } from "./_deps.ts";
 import { Deliveries } from "./_batch.ts";
-import { deliverBatch } from "./_deliver.ts";
+import { deliverBatch, noteSent } from "./_deliver.ts";
 import { Lane } from "./_lane.ts";
 import { Slots } from "./_slots.ts";
 
@@ -131,10 +131,12 @@ export class SessionDispatcher implements Dispatcher {
       uuid: opts.uuid ?? (() => crypto.randomUUID()),
       // a headless delivery is a harness run (minutes, a process): bounded; a paste into a
       // running tmux pane takes milliseconds and launches nothing
-      deliveries: new Deliveries(
-        deliverBatch,
-        () => opts.runner.kind === "process" ? opts.config().maxConcurrentDispatches : Infinity,
-      ),
+      deliveries: new Deliveries({
+        run: deliverBatch,
+        note: noteSent,
+        limit: () =>
+          opts.runner.kind === "process" ? opts.config().maxConcurrentDispatches : Infinity,
+      }),
       launches: new Slots(() => opts.config().maxConcurrentDispatches),
       reactions: new Lane({
         busy: () => {

@@ -5,14 +5,29 @@
  * Only files named like a session's slug (`github-….json`) are looked at, so other files in the
  * folder (the poll ledger `poll-state.json` sits there by default) are none of its business; a
  * slug-named file the registry did not write, or cannot parse, is skipped with a warning and
- * never fatal.
+ * never fatal. Deliveries noted on a session go to its deliveries log beside the file
+ * (`<slug>.deliveries.jsonl`, `_deliveries_log.ts`) and into the file at its next write; what
+ * the registry reads is always the two together.
  *
  * @module
  */
 import { join } from "node:path";
+import { messageOf } from "../errors.ts";
 import { writeFileAtomic } from "./atomic.ts";
+import {
+  appendNote,
+  applyNotes,
+  clearNotes,
+  type DeliveryNote,
+  NOTES_MAX_BYTES,
+  notesPathOf,
+  readNotes,
+} from "./_deliveries_log.ts";
 import { DirListing } from "./stat_gate.ts";
 import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
+
+/** How many delivery ids a record remembers (newest last). */
+export const RECENT_DELIVERIES = 50;
 
 /** A session's status: `active` and `paused` are live (they own their work item). */
 export type SessionStatus = "active" | "paused" | "closed";
@@ -132,7 +147,25 @@ export class RegistryDir implements SessionLookup {
   async write(record: SessionRecord, opts: { durable?: boolean } = {}): Promise<void> {
     const item = parseWorkItem(record.workItem.ref);
     if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
-    await writeFileAtomic(this.pathOf(item), JSON.stringify(record, null, 2) + "\n", opts);
+    const path = this.pathOf(item);
+    await writeFileAtomic(path, JSON.stringify(record, null, 2) + "\n", opts);
+    // the record now holds what the log said (it was read with it); a crash before this line
+    // leaves notes that are applied a second time, which changes nothing
+    clearNotes(notesPathOf(path));
+  }
+
+  /**
+   * Notes deliveries on `record` (as read, under the item's lock): one line appended to its
+   * deliveries log, or, once the log has grown past {@linkcode NOTES_MAX_BYTES}, the record
+   * written with the log folded in. Returns the record with the note applied.
+   */
+  async note(record: SessionRecord, note: DeliveryNote): Promise<SessionRecord> {
+    const next = { ...record, ...applyNotes(record, [note], RECENT_DELIVERIES) };
+    const item = parseWorkItem(record.workItem.ref);
+    if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
+    const size = appendNote(notesPathOf(this.pathOf(item)), note);
+    if (size > NOTES_MAX_BYTES) await this.write(next, { durable: false });
+    return next;
   }
 
   // Reads are synchronous: a session file is a few hundred bytes on local disk, and a sync read
@@ -140,6 +173,13 @@ export class RegistryDir implements SessionLookup {
   // the registry several times per event, one event after another per work item.
   // deno-lint-ignore require-await
   async #read(path: string): Promise<SessionRecord | undefined> {
+    // the log before the record (see `_deliveries_log.ts`)
+    let notes: DeliveryNote[] = [];
+    try {
+      notes = readNotes(notesPathOf(path));
+    } catch (error) {
+      this.#once(`${path} log`, `ignoring the deliveries log of ${path}: ${messageOf(error)}`);
+    }
     let text: string;
     try {
       text = Deno.readTextFileSync(path);
@@ -150,7 +190,11 @@ export class RegistryDir implements SessionLookup {
     }
     try {
       const value = JSON.parse(text);
-      if (isRecord(value)) return value;
+      if (isRecord(value)) {
+        return notes.length === 0
+          ? value
+          : { ...value, ...applyNotes(value, notes, RECENT_DELIVERIES) };
+      }
       this.#once(path, `skipping ${path}: not a session record the-loop wrote`);
     } catch {
       this.#once(path, `skipping ${path}: not valid JSON`);

@@ -3,7 +3,9 @@
  * (`<slug>.json`, read by {@linkcode RegistryDir}), one live (active or paused) session per work
  * item. Every change is a read-modify-write of that file under an OS lock on `<slug>.lock` beside
  * it (`_lock.ts`), so the daemon and a CLI verb updating one record never lose each other's
- * update; the write itself is atomic (temp file + rename), so readers never see a torn file.
+ * update; the write itself is atomic (temp file + rename), so readers never see a torn file. A
+ * delivery's note ({@linkcode SessionStore.touch}) is a line appended to the session's deliveries
+ * log instead, taken into the file at its next write (`state/_deliveries_log.ts`).
  *
  * ```ts
  * const store = new SessionStore({ registry: new RegistryDir(dir), events });
@@ -16,13 +18,12 @@
  */
 import { join } from "node:path";
 import type { EventSink } from "../../events/mod.ts";
-import type { RegistryDir, SessionRecord } from "../../state/registry.ts";
+import { RECENT_DELIVERIES, type RegistryDir, type SessionRecord } from "../../state/registry.ts";
 import { GITHUB_HOST, parseWorkItem, slugOf, type WorkItemRef } from "../../state/work_item.ts";
 import type { HarnessName } from "../seams.ts";
 import { withFileLock } from "./_lock.ts";
 
-/** How many delivery ids a record remembers (newest last). */
-export const RECENT_DELIVERIES = 50;
+export { RECENT_DELIVERIES };
 
 /** Options of {@linkcode SessionStore}. */
 export interface SessionStoreOptions {
@@ -207,18 +208,13 @@ export class SessionStore {
    */
   touch(ref: string, deliveryIds: string | string[]): Promise<SessionRecord | undefined> {
     const ids = typeof deliveryIds === "string" ? [deliveryIds] : deliveryIds;
-    return this.mutate(ref, (current) => {
-      if (!isLive(current)) return { result: undefined };
-      const recent = current.recentDeliveries.filter((d) => !ids.includes(d));
-      recent.push(...ids);
-      const next: SessionRecord = {
-        ...current,
-        lastEventAt: this.nowIso(),
-        recentDeliveries: recent.slice(-RECENT_DELIVERIES),
-      };
-      // a note per delivery: two disk flushes each would be most of a burst's time, and what an
-      // OS crash could lose here is the note of one batch (which a redelivery then repeats)
-      return { write: next, result: next, durable: false };
+    const item = itemOf(ref);
+    // a line appended to the session's deliveries log, not a rewrite of its file: a note per
+    // batch, and a rename each would be most of a burst's time on the daemon's thread
+    return withFileLock(this.lockPathOf(item), async () => {
+      const current = await this.registry.get(item.ref);
+      if (!isLive(current)) return undefined;
+      return await this.registry.note(current, { at: this.nowIso(), ids });
     });
   }
 

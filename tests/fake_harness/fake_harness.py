@@ -6,6 +6,7 @@ Headless (`-p`): prints the result object a real harness prints with `--output-f
 and exits $FAKE_HARNESS_EXIT (default 0), after $FAKE_HARNESS_SLEEP_MS (default 0).
 Interactive (no `-p`): prints a ready line, then logs every stdin line it reads as
   {"event": "input", "line", "session", "pid", "ts"}
+and, on a terminal, shows what it read as a TUI does (the terminal's echo off, one write per read)
 until EOF (logged as {"event": "eof"}) or a signal. With FAKE_HARNESS_RESUME_FAIL=1 a `--resume` boot exits 1 at once;
 with FAKE_HARNESS_IGNORE_TERM=1 it ignores SIGTERM (only SIGKILL ends it).
 """
@@ -84,12 +85,15 @@ def run_headless(program, session):
 def run_interactive(program, session):
     print(f"fake {program} ready (session {session})", flush=True)
     fd = sys.stdin.fileno()
-    if os.isatty(fd):
+    tty = os.isatty(fd)
+    if tty:
         # bytes as they come, as a TUI harness reads them: a pasted prompt is one read (and one
-        # log write), not a read per line; CR still arrives as LF (ICRNL), signals still work
+        # log write), not a read per line; CR still arrives as LF (ICRNL), signals still work.
+        # No echo by the terminal either: a TUI shows what it read itself (below), in one write,
+        # where the terminal's echo would send it back a character at a time
         import termios
         attrs = termios.tcgetattr(fd)
-        attrs[3] &= ~termios.ICANON
+        attrs[3] &= ~(termios.ICANON | termios.ECHO)
         attrs[6][termios.VMIN] = 1
         attrs[6][termios.VTIME] = 0
         termios.tcsetattr(fd, termios.TCSANOW, attrs)
@@ -104,6 +108,8 @@ def run_interactive(program, session):
                 log_lines([carry], session)
             log({"event": "eof", "session": session})
             return
+        if tty:
+            os.write(sys.stdout.fileno(), chunk)
         *lines, carry = (carry + chunk).split(b"\n")
         if lines:
             log_lines(lines, session)

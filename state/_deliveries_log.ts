@@ -1,0 +1,106 @@
+/**
+ * A session's deliveries log: `<slug>.deliveries.jsonl` beside its record, one line per batch of
+ * deliveries noted on the session (`{"at": ISO time, "ids": [delivery ids]}`). Noting a delivery
+ * is then one appended line, where rewriting the record (a temp file renamed over it) costs the
+ * daemon's thread a few hundred microseconds of file-system work each time, most of it the
+ * rename — a burst notes a batch every few milliseconds.
+ *
+ * The record stays the whole truth once the log is folded into it: every write of the record
+ * (any change to the session, or the log growing past {@linkcode NOTES_MAX_BYTES}) carries the
+ * record as read with its log applied, then empties the log. A reader reads the log **before**
+ * the record: a log it read was either not folded yet (and the record it reads next is the old
+ * one or the folded one; applying a note twice changes nothing) or empty, so it never misses a
+ * note that was folded away between its two reads. A line cut short (a write under way, a crash
+ * half-way) is skipped.
+ *
+ * @module
+ */
+
+/** One line of the log. */
+export interface DeliveryNote {
+  /** When the deliveries were noted (the record's `lastEventAt` after them). */
+  at: string;
+  /** Their delivery ids, in delivery order. */
+  ids: string[];
+}
+
+/** Past this size the log is folded into the record at the next note. */
+export const NOTES_MAX_BYTES = 2 * 1024;
+
+const encoder = new TextEncoder();
+const NEWLINE = 0x0a;
+
+function isNote(v: unknown): v is DeliveryNote {
+  const n = v as DeliveryNote;
+  return typeof v === "object" && v !== null && typeof n.at === "string" &&
+    Array.isArray(n.ids) && n.ids.every((id) => typeof id === "string");
+}
+
+/** The log beside the record file `recordPath` (`x.json` → `x.deliveries.jsonl`). */
+export function notesPathOf(recordPath: string): string {
+  return recordPath.replace(/\.json$/, "") + ".deliveries.jsonl";
+}
+
+/** The notes of the log at `path`, in order (none when it does not exist). */
+export function readNotes(path: string): DeliveryNote[] {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const notes: DeliveryNote[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const note = JSON.parse(line);
+      if (isNote(note)) notes.push(note);
+    } catch { /* a line still being written, or cut short by a crash */ }
+  }
+  return notes;
+}
+
+/**
+ * `recent` and `lastEventAt` with `notes` applied in order: each id joins the end (a repeat
+ * moves there), the last `keep` stay; `lastEventAt` is the last note's time.
+ */
+export function applyNotes(
+  state: { recentDeliveries: string[]; lastEventAt: string | null },
+  notes: readonly DeliveryNote[],
+  keep: number,
+): { recentDeliveries: string[]; lastEventAt: string | null } {
+  let recent = state.recentDeliveries;
+  let lastEventAt = state.lastEventAt;
+  for (const note of notes) {
+    recent = recent.filter((d) => !note.ids.includes(d));
+    recent.push(...note.ids);
+    lastEventAt = note.at;
+  }
+  return { recentDeliveries: recent.slice(-keep), lastEventAt };
+}
+
+/**
+ * Appends `note` as one line with one `write` (O_APPEND: it lands whole, after every other);
+ * returns the log's size after it. A line a crash cut short is ended first, so it takes no good
+ * note down with it.
+ */
+export function appendNote(path: string, note: DeliveryNote): number {
+  using file = Deno.openSync(path, { read: true, append: true, create: true });
+  const last = new Uint8Array(1);
+  const torn = file.statSync().size > 0 && file.seekSync(-1, Deno.SeekMode.End) >= 0 &&
+    file.readSync(last) === 1 && last[0] !== NEWLINE;
+  const line = encoder.encode((torn ? "\n" : "") + JSON.stringify(note) + "\n");
+  let rest = line;
+  while (rest.length > 0) rest = rest.subarray(file.writeSync(rest));
+  return file.statSync().size;
+}
+
+/** Empties the log (after its notes went into the record); nothing when there is none. */
+export function clearNotes(path: string): void {
+  try {
+    Deno.truncateSync(path, 0);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
