@@ -109,7 +109,9 @@ def run_interactive(program, session):
             log({"event": "eof", "session": session})
             return
         if tty:
-            os.write(sys.stdout.fileno(), chunk)
+            shown = memoryview(chunk)
+            while shown:
+                shown = shown[os.write(sys.stdout.fileno(), shown):]
         *lines, carry = (carry + chunk).split(b"\n")
         if lines:
             log_lines(lines, session)
