@@ -126,10 +126,10 @@ export class Deliveries {
     });
   }
 
-  /** Whether a delivery of `deliveryId` into `ref`'s session waits or is under way. */
+  /** Whether a delivery of `deliveryId` into `ref`'s session waits, is under way or waits for its note. */
   has(ref: string, deliveryId: string): boolean {
     const holds = (list?: Pending[]) => list?.some((p) => p.event.deliveryId === deliveryId);
-    const sent = (list?: Sent[]) => holds(list?.map((s) => s.pending));
+    const sent = (list?: Sent[]) => list?.some((s) => s.pending.event.deliveryId === deliveryId);
     return !!(holds(this.#waiting.get(ref)) || holds(this.#flying.get(ref)) ||
       sent(this.#unnoted.get(ref)) || sent(this.#noting.get(ref)));
   }

@@ -90,3 +90,33 @@ Deno.test("an event whose dispatch was aborted while it gathered is handed back;
   assert.match(last, /kept/);
   assert.doesNotMatch(last, /given up/);
 });
+
+Deno.test("a redelivery while its batch's note is written is a duplicate; the outcome waits for the note", async () => {
+  await using t = await setup();
+  await t.dispatcher.dispatch(comment(1, START));
+  const noted = new Deferred();
+  const touch = t.sessions.touch.bind(t.sessions);
+  let touching = 0;
+  t.sessions.touch = async (ref, ids) => {
+    touching++;
+    await noted.promise;
+    return await touch(ref, ids);
+  };
+  const event = comment(1, "noted late");
+  let settled = false;
+  const first = t.dispatcher.dispatch(event).then((o) => (settled = true, o));
+  await until(() => touching === 1, "the batch's note under way");
+  assert.equal(settled, false, "not settled before its note");
+  const again = await t.dispatcher.dispatch(event);
+  assert.equal(again.status === "settled" && again.reason, "duplicate-delivery");
+  noted.resolve();
+  assert.equal((await first).status, "delivered");
+  assert.deepEqual(
+    (await t.sessions.live(event.workItem.ref))?.recentDeliveries.at(-1),
+    event.deliveryId,
+  );
+  const pasted = t.runner.calls.filter((c) =>
+    c.op === "deliver" && c.prompt?.includes("noted late")
+  );
+  assert.equal(pasted.length, 1, "delivered once");
+});

@@ -7,11 +7,13 @@
  *
  * The record stays the whole truth once the log is folded into it: every write of the record
  * (any change to the session, or the log growing past {@linkcode NOTES_MAX_BYTES}) carries the
- * record as read with its log applied, then empties the log. A reader reads the log **before**
- * the record: a log it read was either not folded yet (and the record it reads next is the old
- * one or the folded one; applying a note twice changes nothing) or empty, so it never misses a
- * note that was folded away between its two reads. A line cut short (a write under way, a crash
- * half-way) is skipped.
+ * record as read with its log applied and a new `rev`, then empties the log. Each line names the
+ * `rev` of the record it was noted against, and only the lines of the record's own `rev` apply to
+ * it. A reader reads the log **before** the record, so a fold between its two reads never hides a
+ * note: it then reads the folded record (which holds them) and the lines it read name the old
+ * `rev`. The lines a crash left between a write and the emptying of the log, or of a session
+ * registered anew over the old one, name an old `rev` too. A line cut short (a write under way,
+ * a crash half-way) is skipped.
  *
  * @module
  */
@@ -22,6 +24,8 @@ export interface DeliveryNote {
   at: string;
   /** Their delivery ids, in delivery order. */
   ids: string[];
+  /** The `rev` of the record they were noted against (absent: a record without one). */
+  rev?: string;
 }
 
 /** Past this size the log is folded into the record at the next note. */
@@ -33,7 +37,8 @@ const NEWLINE = 0x0a;
 function isNote(v: unknown): v is DeliveryNote {
   const n = v as DeliveryNote;
   return typeof v === "object" && v !== null && typeof n.at === "string" &&
-    Array.isArray(n.ids) && n.ids.every((id) => typeof id === "string");
+    Array.isArray(n.ids) && n.ids.every((id) => typeof id === "string") &&
+    (n.rev === undefined || typeof n.rev === "string");
 }
 
 /** The log beside the record file `recordPath` (`x.json` → `x.deliveries.jsonl`). */
@@ -62,17 +67,18 @@ export function readNotes(path: string): DeliveryNote[] {
 }
 
 /**
- * `recent` and `lastEventAt` with `notes` applied in order: each id joins the end (a repeat
- * moves there), the last `keep` stay; `lastEventAt` is the last note's time.
+ * `recent` and `lastEventAt` with the notes of the record's `rev` applied in order: each id joins
+ * the end (a repeat moves there), the last `keep` stay; `lastEventAt` is the last note's time.
  */
 export function applyNotes(
-  state: { recentDeliveries: string[]; lastEventAt: string | null },
+  state: { recentDeliveries: string[]; lastEventAt: string | null; rev?: string },
   notes: readonly DeliveryNote[],
   keep: number,
 ): { recentDeliveries: string[]; lastEventAt: string | null } {
   let recent = state.recentDeliveries;
   let lastEventAt = state.lastEventAt;
   for (const note of notes) {
+    if (note.rev !== state.rev) continue; // noted against an earlier version of the record
     recent = recent.filter((d) => !note.ids.includes(d));
     recent.push(...note.ids);
     lastEventAt = note.at;

@@ -51,6 +51,11 @@ export interface SessionRecord {
   tmuxTarget: string;
   recentDeliveries: string[];
   url: string;
+  /**
+   * Changes at every write of the file (a random word); the lines of the deliveries log name the
+   * one they were noted against. Absent in files from before the log, until their next write.
+   */
+  rev?: string;
 }
 
 /** What ingress asks of the registry. */
@@ -148,7 +153,8 @@ export class RegistryDir implements SessionLookup {
     const item = parseWorkItem(record.workItem.ref);
     if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
     const path = this.pathOf(item);
-    await writeFileAtomic(path, JSON.stringify(record, null, 2) + "\n", opts);
+    const written = { ...record, rev: crypto.randomUUID().slice(0, 8) };
+    await writeFileAtomic(path, JSON.stringify(written, null, 2) + "\n", opts);
     // the record now holds what the log said (it was read with it); a crash before this line
     // leaves notes that are applied a second time, which changes nothing
     clearNotes(notesPathOf(path));
@@ -160,10 +166,11 @@ export class RegistryDir implements SessionLookup {
    * written with the log folded in. Returns the record with the note applied.
    */
   async note(record: SessionRecord, note: DeliveryNote): Promise<SessionRecord> {
-    const next = { ...record, ...applyNotes(record, [note], RECENT_DELIVERIES) };
     const item = parseWorkItem(record.workItem.ref);
     if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
-    const size = appendNote(notesPathOf(this.pathOf(item)), note);
+    const line = record.rev === undefined ? note : { ...note, rev: record.rev };
+    const next = { ...record, ...applyNotes(record, [line], RECENT_DELIVERIES) };
+    const size = appendNote(notesPathOf(this.pathOf(item)), line);
     if (size > NOTES_MAX_BYTES) await this.write(next, { durable: false });
     return next;
   }

@@ -47,7 +47,8 @@ Deno.test("register writes the record, prints the link and logs session.register
   const text = await Deno.readTextFile(sessionFile(cwd));
   assert.ok(text.endsWith("}\n") && text.startsWith('{\n  "workItem"'), "indented, newline-ended");
   const record = JSON.parse(text);
-  assert.deepEqual({ ...record, createdAt: "…" }, {
+  assert.match(record.rev, /^[0-9a-f]{8}$/);
+  assert.deepEqual({ ...record, createdAt: "…", rev: "…" }, {
     workItem: { ref: REF, provider: "github", owner: "octo", repo: "repo", number: 1 },
     harness: "claude",
     harnessSessionId: "abc-123",
@@ -58,6 +59,7 @@ Deno.test("register writes the record, prints the link and logs session.register
     tmuxTarget: "",
     recentDeliveries: [],
     url: "https://github.com/octo/repo/issues/1",
+    rev: "…",
   });
   assert.ok(!Number.isNaN(Date.parse(record.createdAt)));
   const [e] = (await events(cwd)).filter((e) => e.event === "session.registered");

@@ -27,9 +27,10 @@ Deno.test("a delivery's note is a line in the session's deliveries log; the file
   await t.store.touch(ITEM.ref, "c");
   assert.equal(Deno.statSync(t.file).ino, inode, "the file was not rewritten");
   assert.deepEqual(t.onDisk().recentDeliveries, []);
+  const rev = t.onDisk().rev;
   assert.deepEqual(t.logLines().map((l) => JSON.parse(l)), [
-    { at: NOW.toISOString(), ids: ["a", "b"] },
-    { at: NOW.toISOString(), ids: ["c"] },
+    { at: NOW.toISOString(), ids: ["a", "b"], rev },
+    { at: NOW.toISOString(), ids: ["c"], rev },
   ]);
   // every reader sees the two together
   const live = (await t.store.live(ITEM.ref))!;
@@ -37,7 +38,8 @@ Deno.test("a delivery's note is a line in the session's deliveries log; the file
   assert.equal(live.lastEventAt, NOW.toISOString());
   assert.deepEqual((await t.store.list())[0].recentDeliveries, ["a", "b", "c"]);
   assert.deepEqual(await t.store.lookup(ITEM.ref, "b"), { duplicate: true, live });
-  assert.deepEqual((await new RegistryDir(t.dir).listLive())[0], live, "another process too");
+  const other = new RegistryDir(t.dir, { warn: (m) => assert.fail(m) });
+  assert.deepEqual(await other.listLive(), [live], "another process too; the log is no session");
 });
 
 Deno.test("the next write of the file takes the log's notes in and empties the log", async () => {
@@ -92,4 +94,28 @@ Deno.test("a closed session takes no note", async () => {
   await t.store.close(ITEM.ref);
   assert.equal(await t.store.touch(ITEM.ref, "late"), undefined);
   assert.equal(await Deno.stat(t.log).then((s) => s.size).catch(() => 0), 0);
+});
+
+Deno.test("log lines read before a fold do not apply to the folded file", async () => {
+  const dir = join(Deno.makeTempDirSync({ prefix: "sessions-notes-" }), "sessions");
+  let tick = 0;
+  const clock = () => new Date(Date.UTC(2026, 11, 1, 10, 0, tick++));
+  const store = new SessionStore({
+    registry: new RegistryDir(dir),
+    events: new MemorySink(),
+    now: clock,
+  });
+  await store.register({ item: ITEM, harness: "claude", harnessSessionId: "h", cwd: "/w" });
+  const log = join(dir, "github-octo-repo-7.deliveries.jsonl");
+  for (let i = 0; i < 30; i++) await store.touch(ITEM.ref, `old${i}`);
+  const stale = Deno.readTextFileSync(log); // what a reader in another process has just read
+  for (let i = 0; i < 25; i++) await store.touch(ITEM.ref, `new${i}`);
+  await store.update(ITEM.ref, { cwd: "/w2" }); // folds, whatever the log's size
+  const folded = (await store.get(ITEM.ref))!;
+  assert.equal(folded.recentDeliveries.at(-1), "new24");
+  // the reader goes on to read the record, now folded, and the lines it read must not apply
+  Deno.writeTextFileSync(log, stale);
+  const seen = (await new RegistryDir(dir).get(ITEM.ref))!;
+  assert.deepEqual(seen.recentDeliveries, folded.recentDeliveries, "the newest ids stay, last");
+  assert.equal(seen.lastEventAt, folded.lastEventAt);
 });

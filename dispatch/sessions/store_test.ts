@@ -30,7 +30,9 @@ Deno.test("register writes the session file with exactly the registry's fields",
   await store.register({ ...claude(item), url: "https://github.com/octo/repo/issues/15" });
   const text = await Deno.readTextFile(join(dir, "github-octo-repo-15.json"));
   assert.ok(text.endsWith("}\n") && text.includes('\n  "harness": "claude"'), text);
-  assert.deepEqual(JSON.parse(text), {
+  const { rev, ...fields } = JSON.parse(text);
+  assert.match(rev, /^[0-9a-f]{8}$/, "a new rev at each write (the deliveries log names it)");
+  assert.deepEqual(fields, {
     workItem: {
       ref: "github:octo/repo#15",
       provider: "github",
