@@ -102,31 +102,38 @@ async function waitFor<T>(
   }
 }
 
-/** Reads a JSON-lines file from where the previous read stopped. */
-function tailer(path: string): () => Promise<Record<string, unknown>[]> {
-  let offset = 0;
-  let carry = "";
+/** Reads a file's new text, from where the previous read stopped (`offset` at first). */
+function textTail(path: string, offset = 0): () => Promise<string> {
   const decoder = new TextDecoder();
   return async () => {
     let file: Deno.FsFile;
     try {
       file = await Deno.open(path);
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return [];
+      if (err instanceof Deno.errors.NotFound) return "";
       throw err;
     }
+    let text = "";
     try {
       await file.seek(offset, Deno.SeekMode.Start);
-      const buf = new Uint8Array(64 * 1024);
-      for (;;) {
-        const n = await file.read(buf);
-        if (n === null) break;
-        carry += decoder.decode(buf.subarray(0, n), { stream: true });
+      const buf = new Uint8Array(256 * 1024);
+      for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
+        text += decoder.decode(buf.subarray(0, n), { stream: true });
         offset += n;
       }
     } finally {
       file.close();
     }
+    return text;
+  };
+}
+
+/** Reads a JSON-lines file from where the previous read stopped. */
+function tailer(path: string): () => Promise<Record<string, unknown>[]> {
+  const next = textTail(path);
+  let carry = "";
+  return async () => {
+    carry += await next();
     const end = carry.lastIndexOf("\n");
     if (end < 0) return [];
     const lines = carry.slice(0, end).split("\n").filter((l) => l.trim());
@@ -309,28 +316,16 @@ export async function startLoopRig(
       },
       async awaitInputs(prefix, n, timeoutMs) {
         const needle = `"line": ${JSON.stringify(prefix).slice(0, -1)}`;
-        const start = Deno.statSync(harnessLog).size; // taken at the call, before any send
-        const file = await Deno.open(harnessLog);
-        try {
-          await file.seek(start, Deno.SeekMode.Start);
-          const buf = new Uint8Array(256 * 1024);
-          const decoder = new TextDecoder();
-          let seen = 0;
-          let tail = "";
-          const until = Date.now() + timeoutMs;
-          while (seen < n) {
-            if (Date.now() > until) throw new Error(`${seen} of ${n} "${prefix}" lines arrived`);
-            await new Promise((r) => setTimeout(r, 20));
-            for (let got = await file.read(buf); got !== null; got = await file.read(buf)) {
-              const text = tail + decoder.decode(buf.subarray(0, got), { stream: true });
-              for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-                seen++;
-              }
-              tail = text.slice(-needle.length + 1); // a needle cut between two reads
-            }
-          }
-        } finally {
-          file.close();
+        const next = textTail(harnessLog, Deno.statSync(harnessLog).size); // before any send
+        let seen = 0;
+        let tail = "";
+        const until = Date.now() + timeoutMs;
+        while (seen < n) {
+          if (Date.now() > until) throw new Error(`${seen} of ${n} "${prefix}" lines arrived`);
+          await new Promise((r) => setTimeout(r, 20));
+          const text = tail + await next();
+          for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) seen++;
+          tail = text.slice(-needle.length + 1); // a needle cut between two reads
         }
       },
       async newInputs() {

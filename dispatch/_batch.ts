@@ -177,9 +177,7 @@ export class Deliveries {
           sent = await this.#run(batch);
         } catch (err) {
           // a batch run settles its items itself; this is the last guard for an unexpected throw
-          for (const p of batch) {
-            if (!this.#settled.has(p)) p.resolve({ outcome: p.turn.failed("deliver", err) });
-          }
+          this.#fail(batch, err);
         } finally {
           this.#flying.delete(ref);
           this.#delivering.delete(ref);
@@ -189,6 +187,13 @@ export class Deliveries {
       }
     };
     this.#flights.set(ref, loop());
+  }
+
+  /** Settles as failed the items of `items` not settled yet. */
+  #fail(items: Pending[], err: unknown): void {
+    for (const p of items) {
+      if (!this.#settled.has(p)) p.resolve({ outcome: p.turn.failed("deliver", err) });
+    }
   }
 
   /** Queues `sent` for the session's next note; starts one unless one is being written. */
@@ -211,9 +216,7 @@ export class Deliveries {
           await this.#note(next);
         } catch (err) {
           // a note settles its items itself; this is the last guard for an unexpected throw
-          for (const { pending: p } of next) {
-            if (!this.#settled.has(p)) p.resolve({ outcome: p.turn.failed("deliver", err) });
-          }
+          this.#fail(next.map((s) => s.pending), err);
         } finally {
           this.#noting.delete(ref);
         }

@@ -150,13 +150,11 @@ export class RegistryDir implements SessionLookup {
    * wait for the disk (see `writeFileAtomic`).
    */
   async write(record: SessionRecord, opts: { durable?: boolean } = {}): Promise<void> {
-    const item = parseWorkItem(record.workItem.ref);
-    if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
-    const path = this.pathOf(item);
+    const path = this.#fileOf(record);
     const written = { ...record, rev: crypto.randomUUID().slice(0, 8) };
     await writeFileAtomic(path, JSON.stringify(written, null, 2) + "\n", opts);
-    // the record now holds what the log said (it was read with it); a crash before this line
-    // leaves notes that are applied a second time, which changes nothing
+    // the record now holds what the log said (it was read with it); lines a crash leaves here
+    // name the old rev and are not applied again
     clearNotes(notesPathOf(path));
   }
 
@@ -166,13 +164,18 @@ export class RegistryDir implements SessionLookup {
    * written with the log folded in. Returns the record with the note applied.
    */
   async note(record: SessionRecord, note: DeliveryNote): Promise<SessionRecord> {
-    const item = parseWorkItem(record.workItem.ref);
-    if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
     const line = record.rev === undefined ? note : { ...note, rev: record.rev };
     const next = { ...record, ...applyNotes(record, [line], RECENT_DELIVERIES) };
-    const size = appendNote(notesPathOf(this.pathOf(item)), line);
+    const size = appendNote(notesPathOf(this.#fileOf(record)), line);
     if (size > NOTES_MAX_BYTES) await this.write(next, { durable: false });
     return next;
+  }
+
+  /** The file of `record`'s work item. */
+  #fileOf(record: SessionRecord): string {
+    const item = parseWorkItem(record.workItem.ref);
+    if (!item) throw new RangeError(`"${record.workItem.ref}" is not a work item ref`);
+    return this.pathOf(item);
   }
 
   // Reads are synchronous: a session file is a few hundred bytes on local disk, and a sync read

@@ -64,6 +64,11 @@ export function controlLine(command: string[]): string {
   return command.map(quoteWord).join(" ");
 }
 
+/** The control-mode line of a command sequence: `a ; b ; c` (tmux stops at the first failure). */
+export function controlSequence(commands: string[][]): string {
+  return commands.map(controlLine).join(" ; ");
+}
+
 /** The answer to one line: `blocks` more to come unless one is an error. */
 interface Waiter {
   blocks: number;
@@ -106,8 +111,7 @@ export class TmuxControl {
   ): Promise<TmuxOutput | undefined> {
     if (!(await this.#ready())) return undefined;
     if (commands.length === 0) return { code: 0, stdout: "", stderr: "" };
-    const line = commands.map(controlLine).join(" ; ");
-    return await this.#send(line, opts.answers ?? commands.length);
+    return await this.#send(controlSequence(commands), opts.answers ?? commands.length);
   }
 
   /** Ends the client and its session; later calls to {@linkcode run} return `undefined`. */

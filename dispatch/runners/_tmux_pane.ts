@@ -9,7 +9,7 @@
  * @module
  */
 import { tmux, type TmuxCli, tmuxOk } from "./_tmux_cli.ts";
-import { controlLine } from "./_tmux_control.ts";
+import { controlSequence } from "./_tmux_control.ts";
 
 /** `alive` (the process runs), `dead` (kept by remain-on-exit), `missing` (no such session). */
 export type PaneState = "alive" | "dead" | "missing";
@@ -90,15 +90,14 @@ export const PANE_DEAD = "the-loop: pane dead, nothing pasted";
  */
 function guardedPaste(name: string, buffer: string): string[] {
   const target = paneOf(name);
-  const sequence = (commands: string[][]) => commands.map(controlLine).join(" ; ");
   return [
     "if-shell",
     "-F",
     "-t",
     target,
     "#{pane_dead}",
-    sequence([["delete-buffer", "-b", buffer], ["display-message", "-p", PANE_DEAD]]),
-    sequence([
+    controlSequence([["delete-buffer", "-b", buffer], ["display-message", "-p", PANE_DEAD]]),
+    controlSequence([
       ["paste-buffer", "-d", "-p", "-b", buffer, "-t", target],
       ["send-keys", "-t", target, "Enter"],
     ]),
