@@ -25,9 +25,11 @@ export async function readCapped(req: Request, max: number): Promise<CappedBody>
     await req.body?.cancel().catch(() => {});
     return { ok: false, reason: "too-large", declared };
   }
-  if (!req.body) return { ok: true, bytes: new Uint8Array(0) };
-  // a declared length within the cap bounds the body (the server reads no more than it): one read
+  // a declared length within the cap bounds the body (the server reads no more than it): one
+  // read. Before `req.body`: that getter makes the body a stream, and reading one costs a
+  // delivery more CPU (a quarter of the receiver's) and triples the p99 (`deno task bench`)
   if (declared !== undefined) return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
+  if (!req.body) return { ok: true, bytes: new Uint8Array(0) };
   const reader = req.body.getReader();
   // the declared length (within the cap) sizes the buffer at once; otherwise it doubles
   let buf = new Uint8Array(declared ?? 16 * 1024);
