@@ -67,9 +67,12 @@ export class ConfigReloader {
     return this.#config;
   }
 
-  /** The config to use now: re-read and validated when the file's content changed. */
-  check(): Promise<CliConfig> {
-    if (this.path === null || !this.#gate.due()) {
+  /**
+   * The config to use now: re-read and validated when the file's content changed. `asOf`: the
+   * config need only be as new as that moment (`performance.now()`); a look taken since serves.
+   */
+  check(opts: { asOf?: number } = {}): Promise<CliConfig> {
+    if (this.path === null || !this.#gate.due(opts)) {
       return this.#inflight ?? Promise.resolve(this.#config);
     }
     const run = (this.#inflight ?? Promise.resolve(this.#config)).then(() => this.#check());

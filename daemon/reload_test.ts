@@ -95,3 +95,13 @@ Deno.test("an empty file (an editor's truncate before its write) is not taken fo
   assert.equal((await reloader.check()).polling.intervalSeconds, 12);
   assert.deepEqual(events.records.map((r) => r.event), ["config.reloaded"]);
 });
+
+Deno.test("checks for events taken before the last look share it; a later one sees an edit", async () => {
+  const { path, reloader } = await setup("polling:\n  intervalSeconds: 30\n");
+  const batch = performance.now(); // a batch of deliveries taken together
+  assert.equal((await reloader.check({ asOf: batch })).polling.intervalSeconds, 30);
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 7\n");
+  // the rest of the batch: the config as it was after they arrived
+  assert.equal((await reloader.check({ asOf: batch })).polling.intervalSeconds, 30);
+  assert.equal((await reloader.check({ asOf: performance.now() })).polling.intervalSeconds, 7);
+});

@@ -26,6 +26,11 @@ export interface IngressEvent {
    * kind `presence` instead of `item`. Webhook deliveries never set it.
    */
   presence?: boolean;
+  /**
+   * When the daemon took the event (`performance.now()` of the thread routing it). What the
+   * router reads for it (the config) need only be as new as this: a `stat` taken since serves.
+   */
+  receivedAt?: number;
 }
 
 /** Why the router dropped an event before any dispatcher saw it (`routing.dropped`'s `reason`). */

@@ -88,10 +88,10 @@ export function applyNotes(
 
 /**
  * Appends `note` as one line with one `write` (O_APPEND: it lands whole, after every other);
- * returns the log's size after it. A line a crash cut short is ended first, so it takes no good
+ * returns the log's `stat` after it. A line a crash cut short is ended first, so it takes no good
  * note down with it.
  */
-export function appendNote(path: string, note: DeliveryNote): number {
+export function appendNote(path: string, note: DeliveryNote): Deno.FileInfo {
   using file = Deno.openSync(path, { read: true, append: true, create: true });
   const last = new Uint8Array(1);
   const torn = file.statSync().size > 0 && file.seekSync(-1, Deno.SeekMode.End) >= 0 &&
@@ -99,7 +99,7 @@ export function appendNote(path: string, note: DeliveryNote): number {
   const line = encoder.encode((torn ? "\n" : "") + JSON.stringify(note) + "\n");
   let rest = line;
   while (rest.length > 0) rest = rest.subarray(file.writeSync(rest));
-  return file.statSync().size;
+  return file.statSync();
 }
 
 /** Empties the log (after its notes went into the record); nothing when there is none. */

@@ -23,6 +23,7 @@ import {
   notesPathOf,
   readNotes,
 } from "./_deliveries_log.ts";
+import { identityOf, RecordCache, statKey } from "./_record_cache.ts";
 import { DirListing } from "./stat_gate.ts";
 import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
 
@@ -90,6 +91,7 @@ export class RegistryDir implements SessionLookup {
   readonly #warn: (message: string) => void;
   readonly #warned = new Set<string>();
   readonly #listing: DirListing;
+  readonly #kept = new RecordCache<SessionRecord>(copyRecord);
 
   constructor(dir: string, opts: { warn?: (message: string) => void } = {}) {
     this.dir = dir;
@@ -166,8 +168,14 @@ export class RegistryDir implements SessionLookup {
   async note(record: SessionRecord, note: DeliveryNote): Promise<SessionRecord> {
     const line = record.rev === undefined ? note : { ...note, rev: record.rev };
     const next = { ...record, ...applyNotes(record, [line], RECENT_DELIVERIES) };
-    const size = appendNote(notesPathOf(this.#fileOf(record)), line);
-    if (size > NOTES_MAX_BYTES) await this.write(next, { durable: false });
+    const path = this.#fileOf(record);
+    const log = appendNote(notesPathOf(path), line);
+    if (log.size > NOTES_MAX_BYTES) {
+      await this.write(next, { durable: false });
+    } else {
+      // under the item's lock, the files now hold `record` and this line: what a read would give
+      this.#kept.set(path, identityOf(path, notesPathOf(path), statKey(log)), next);
+    }
     return next;
   }
 
@@ -183,6 +191,17 @@ export class RegistryDir implements SessionLookup {
   // the registry several times per event, one event after another per work item.
   // deno-lint-ignore require-await
   async #read(path: string): Promise<SessionRecord | undefined> {
+    // the files' stat before their contents: what is kept is never older than its key
+    const key = identityOf(path, notesPathOf(path));
+    const kept = this.#kept.get(path, key);
+    if (kept) return kept;
+    const record = this.#readFiles(path);
+    if (record) this.#kept.set(path, key, record);
+    else this.#kept.delete(path);
+    return record;
+  }
+
+  #readFiles(path: string): SessionRecord | undefined {
     // the log before the record (see `_deliveries_log.ts`)
     let notes: DeliveryNote[] = [];
     try {
@@ -217,4 +236,13 @@ export class RegistryDir implements SessionLookup {
     this.#warned.add(path);
     this.#warn(message);
   }
+}
+
+/** A record of one's own: the parts a caller might change copied. */
+function copyRecord(record: SessionRecord): SessionRecord {
+  return {
+    ...record,
+    workItem: { ...record.workItem },
+    recentDeliveries: [...record.recentDeliveries],
+  };
 }

@@ -20,14 +20,22 @@ export class StatGate {
   readonly #path: string | null;
   #key = "";
   #lastCheck = -Infinity;
+  /** When the last `stat` was taken (`performance.now()`). */
+  #statAt = -Infinity;
 
   constructor(path: string | null) {
     this.#path = path;
   }
 
-  /** True when a full check is needed now (and records that one is being made). */
-  due(): boolean {
+  /**
+   * True when a full check is needed now (and records that one is being made). `asOf`: the
+   * caller's question is from that moment (`performance.now()`); a `stat` taken since answered
+   * it already (and, had it found a change, a full check was made then), so none is taken.
+   */
+  due(opts: { asOf?: number } = {}): boolean {
     if (this.#path === null) return false;
+    if (opts.asOf !== undefined && opts.asOf <= this.#statAt) return false;
+    this.#statAt = performance.now();
     let key: string;
     let mtime: number;
     try {

@@ -34,3 +34,19 @@ Deno.test("DirListing.mayHave: a listed name is taken on trust, an unlisted one 
   assert.equal(listing.has("a.json"), false);
   assert.equal(listing.mayHave("a.json"), false);
 });
+
+Deno.test("a question from before the last look is answered by it: no stat, and no stale answer", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "cli-config.yaml");
+  await Deno.writeTextFile(path, "a: 1\n");
+  const gate = new StatGate(path);
+  const asked = performance.now();
+  assert.equal(gate.due({ asOf: asked }), true, "the first look");
+  // an edit now is after the question: the look taken since it answered it
+  await Deno.writeTextFile(path, "a: 22\n");
+  assert.equal(gate.due({ asOf: asked }), false, "asked before the last look");
+  // a question from after the edit looks again and sees it
+  assert.equal(gate.due({ asOf: performance.now() }), true);
+  assert.equal(gate.due(), true, "no moment given: a look every time (recently edited)");
+  await Deno.remove(dir, { recursive: true });
+});

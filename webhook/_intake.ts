@@ -20,8 +20,11 @@ import {
 
 /** Options of {@linkcode IntakeThread.start}. */
 export interface IntakeOptions extends Omit<IntakeInit, "credits"> {
-  /** Told each accepted delivery, in the order they were accepted. */
-  onDelivery(delivery: IntakeDelivery): void;
+  /**
+   * Told each accepted delivery, in the order they were accepted, with when this thread took it
+   * (`performance.now()`: one moment for all of a batch).
+   */
+  onDelivery(delivery: IntakeDelivery, receivedAt: number): void;
   /** Where the handler's events go. */
   events: EventSink;
   /** Told when the worker dies of an error (the receiver no longer answers). */
@@ -73,7 +76,8 @@ export class IntakeThread {
               opts.events.emit(item.event, item.fields, { level: item.level });
             }
           }
-          for (const item of m.items) if (item.t === "delivery") opts.onDelivery(item);
+          const at = performance.now();
+          for (const item of m.items) if (item.t === "delivery") opts.onDelivery(item, at);
         } else if (m.t === "listening") {
           const addr: Deno.NetAddr = { transport: "tcp", hostname: m.hostname, port: m.port };
           resolve(thread = new IntakeThread(worker, credits, addr));

@@ -124,7 +124,7 @@ export class Receiver {
         routeFailed(job.event, error);
       },
     });
-    const onDelivery = (d: IntakeDelivery): void => {
+    const onDelivery = (d: IntakeDelivery, receivedAt: number): void => {
       let payload: Record<string, unknown>;
       try {
         // the worker checked it is a JSON object; parsing it again here costs less than copying
@@ -138,6 +138,7 @@ export class Receiver {
         deliveryId: d.deliveryId,
         via: "gh-webhook",
         payload,
+        receivedAt,
       };
       if (!queue.offer({ event, bytes: d.bytes }, d.bytes)) {
         // only a closed queue refuses (the worker keeps the bounds), and it closes only after the

@@ -48,6 +48,9 @@ Deno.test("a slow route never delays the 202; the delivery is routed once the ro
     gate.resolve();
     await sink.until(3);
     assert.deepEqual(sink.routed.map((e) => e.deliveryId).sort(), ["d1", "d2", "d3"]);
+    // each says when the receiver took it: before its routing began (what it reads for it, the
+    // config, need be no newer)
+    for (const e of sink.routed) assert.ok(e.receivedAt! > 0 && e.receivedAt! < performance.now());
   } finally {
     await receiver.stop({ graceMs: 1000 });
   }

@@ -51,7 +51,7 @@ export async function openRouting(opts: RoutingOptions): Promise<Routing> {
   });
   const sink: RouteSink = {
     async route(event: IngressEvent, o?: { signal?: AbortSignal }): Promise<RouteResult> {
-      ingress.reconfigure(await opts.reloader.check());
+      ingress.reconfigure(await opts.reloader.check({ asOf: event.receivedAt }));
       return await ingress.router.route(event, o);
     },
   };
