@@ -106,6 +106,15 @@ Deno.test("the excerpt: labelled UNTRUSTED, fenced, bounded, tokens masked, neve
   assert.ok(!inner.includes(fence), "the text cannot close the fence");
 });
 
+Deno.test("the excerpt of a text in other scripts is bounded in bytes, not characters", () => {
+  for (const text of ["é".repeat(5_000), "日本語".repeat(2_000), "🎉".repeat(3_000)]) {
+    const out = payloadExcerpt(comment(1, text));
+    assert.ok(new TextEncoder().encode(out).length <= EXCERPT_MAX_BYTES, text.slice(0, 3));
+    assert.match(out, /more characters not shown/);
+    assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])/.test(out), "no pair split in two");
+  }
+});
+
 Deno.test("the excerpt of an inline review comment names its file and line", () => {
   const ev = {
     ...comment(2, "off by one"),

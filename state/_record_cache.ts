@@ -6,12 +6,14 @@
  * times) and handed out again while a `stat` of both still says the same: two system calls
  * instead of eight, and no parsing.
  *
- * Why a `stat` suffices here (it does not for a file edited in place, see `stat_gate.ts`): the
- * record is only ever replaced whole (a temp file renamed over it: a new inode), and the log only
- * grows (an append: a new size) until the record is replaced and the log emptied with it. A
- * change the `stat` misses would need another process to replace the record twice within one
- * millisecond of the read, the second time onto the first version's freed inode and at its exact
- * size. A person editing a file by hand changes its times.
+ * Why a `stat` suffices: the log only grows (an append: a new size) until the record is replaced
+ * and the log emptied with it, and the record is only ever replaced whole (a temp file renamed
+ * over it). A replaced record can look the same to `stat`, though: the file system hands the freed
+ * inode of one version straight to the one after next, the size is often the same (every status
+ * and every `rev` is as long as the others), Deno gives the change time in whole seconds, and the
+ * modification time moves in clock ticks of a few milliseconds. So a record is kept only once it
+ * is {@linkcode SETTLED_MS} old: any later version is written in a later tick and has another
+ * modification time. A record written just now is read afresh each time, as before.
  *
  * The stats are taken before the files are read, so what is kept is never older than its key (a
  * change meanwhile only makes the next question read again).
@@ -21,6 +23,12 @@
 
 /** How many sessions' reads are kept (past it, all are dropped and read again). */
 const MAX_KEPT = 1_024;
+
+/**
+ * How old (ms) a record's modification time must be for its read to be kept: well past the
+ * file-time clock's tick (1–10 ms), so no later version can share it.
+ */
+export const SETTLED_MS = 50;
 
 /** A file's `stat` as a key. */
 export function statKey(info: Deno.FileInfo): string {
@@ -37,14 +45,23 @@ function keyOf(path: string): string | null | undefined {
 }
 
 /**
- * The key of a session's two files now: the log's `stat` and the record's. `undefined` when the
- * record is missing or either cannot be looked at (nothing is then kept or handed out).
+ * The key of a session's two files now: the log's `stat` and the record's. `undefined` (nothing
+ * is then kept or handed out) when the record is missing, was written less than
+ * {@linkcode SETTLED_MS} ago, or either file cannot be looked at.
  */
 export function identityOf(recordPath: string, logPath: string, log?: string): string | undefined {
   const logKey = log ?? keyOf(logPath);
   if (logKey === undefined) return undefined;
-  const recordKey = keyOf(recordPath);
-  return recordKey ? `${logKey}|${recordKey}` : undefined;
+  let record: Deno.FileInfo;
+  try {
+    record = Deno.statSync(recordPath);
+  } catch {
+    return undefined;
+  }
+  const mtime = record.mtime?.getTime();
+  // a clock set back leaves a time in the future: never settled, never kept
+  if (mtime === undefined || !(mtime <= Date.now() - SETTLED_MS)) return undefined;
+  return `${logKey}|${statKey(record)}`;
 }
 
 /** Reads kept by path, each under the key of the files it was read from. */

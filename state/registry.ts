@@ -195,18 +195,21 @@ export class RegistryDir implements SessionLookup {
     const key = identityOf(path, notesPathOf(path));
     const kept = this.#kept.get(path, key);
     if (kept) return kept;
-    const record = this.#readFiles(path);
-    if (record) this.#kept.set(path, key, record);
+    const read = { whole: true };
+    const record = this.#readFiles(path, read);
+    // a log that could not be read is not kept unread: the next question tries it again
+    if (record && read.whole) this.#kept.set(path, key, record);
     else this.#kept.delete(path);
     return record;
   }
 
-  #readFiles(path: string): SessionRecord | undefined {
+  #readFiles(path: string, read: { whole: boolean }): SessionRecord | undefined {
     // the log before the record (see `_deliveries_log.ts`)
     let notes: DeliveryNote[] = [];
     try {
       notes = readNotes(notesPathOf(path));
     } catch (error) {
+      read.whole = false;
       this.#once(`${path} log`, `ignoring the deliveries log of ${path}: ${messageOf(error)}`);
     }
     let text: string;
