@@ -23,7 +23,7 @@ import {
   notesPathOf,
   readNotes,
 } from "./_deliveries_log.ts";
-import { identityOf, RecordCache, statKey } from "./_record_cache.ts";
+import { identityOf, RecordCache } from "./_record_cache.ts";
 import { DirListing } from "./stat_gate.ts";
 import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
 
@@ -174,7 +174,7 @@ export class RegistryDir implements SessionLookup {
       await this.write(next, { durable: false });
     } else {
       // under the item's lock, the files now hold `record` and this line: what a read would give
-      this.#kept.set(path, identityOf(path, notesPathOf(path), statKey(log)), next);
+      this.#kept.set(path, identityOf(path, notesPathOf(path), log), next);
     }
     return next;
   }
