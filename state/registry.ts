@@ -169,12 +169,13 @@ export class RegistryDir implements SessionLookup {
     const line = record.rev === undefined ? note : { ...note, rev: record.rev };
     const next = { ...record, ...applyNotes(record, [line], RECENT_DELIVERIES) };
     const path = this.#fileOf(record);
-    const log = appendNote(notesPathOf(path), line);
+    const logPath = notesPathOf(path);
+    const log = appendNote(logPath, line);
     if (log.size > NOTES_MAX_BYTES) {
       await this.write(next, { durable: false });
     } else {
       // under the item's lock, the files now hold `record` and this line: what a read would give
-      this.#kept.set(path, identityOf(path, notesPathOf(path), log), next);
+      this.#kept.set(path, identityOf(path, logPath, log), next);
     }
     return next;
   }
@@ -191,27 +192,26 @@ export class RegistryDir implements SessionLookup {
   // the registry several times per event, one event after another per work item.
   // deno-lint-ignore require-await
   async #read(path: string): Promise<SessionRecord | undefined> {
-    // the files' stat before their contents: what is kept is never older than its key
-    const key = identityOf(path, notesPathOf(path));
-    const kept = this.#kept.get(path, key);
+    // the files' stat before their contents: what is kept is never older than that look
+    const id = identityOf(path, notesPathOf(path));
+    const kept = this.#kept.get(path, id);
     if (kept) return kept;
-    const read = { whole: true };
-    const record = this.#readFiles(path, read);
+    // the log before the record (see `_deliveries_log.ts`)
+    let notes: DeliveryNote[] | undefined;
+    try {
+      notes = readNotes(notesPathOf(path));
+    } catch (error) {
+      this.#once(`${path} log`, `ignoring the deliveries log of ${path}: ${messageOf(error)}`);
+    }
+    const record = this.#readRecord(path, notes ?? []);
     // a log that could not be read is not kept unread: the next question tries it again
-    if (record && read.whole) this.#kept.set(path, key, record);
+    if (record && notes) this.#kept.set(path, id, record);
     else this.#kept.delete(path);
     return record;
   }
 
-  #readFiles(path: string, read: { whole: boolean }): SessionRecord | undefined {
-    // the log before the record (see `_deliveries_log.ts`)
-    let notes: DeliveryNote[] = [];
-    try {
-      notes = readNotes(notesPathOf(path));
-    } catch (error) {
-      read.whole = false;
-      this.#once(`${path} log`, `ignoring the deliveries log of ${path}: ${messageOf(error)}`);
-    }
+  /** The record at `path` with `notes` applied; `undefined` when missing or not one. */
+  #readRecord(path: string, notes: DeliveryNote[]): SessionRecord | undefined {
     let text: string;
     try {
       text = Deno.readTextFileSync(path);

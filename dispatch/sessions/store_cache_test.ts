@@ -9,6 +9,8 @@ import { SessionStore } from "./mod.ts";
 // (`state/_record_cache.ts`): another process's every kind of change must still be seen.
 
 const ITEM = parseWorkItem("github:octo/repo#7")!;
+/** Past the granule after which the registry keeps a read (`SETTLED_MS`, 50 ms, of the state floor). */
+const PAST_GRANULE_MS = 100;
 
 async function setup() {
   const dir = join(Deno.makeTempDirSync({ prefix: "sessions-cache-" }), "sessions");
@@ -16,6 +18,10 @@ async function setup() {
   const daemon = open();
   const cli = open(); // another process: its own registry, nothing shared but the files
   await daemon.register({ item: ITEM, harness: "claude", harnessSessionId: "h", cwd: "/w" });
+  // the daemon sees the record, and a granule later its reads are kept: what follows is served
+  // from what it kept wherever the files did not change
+  await daemon.live(ITEM.ref);
+  await new Promise((r) => setTimeout(r, PAST_GRANULE_MS));
   return { dir, daemon, cli };
 }
 
