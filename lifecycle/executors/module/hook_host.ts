@@ -17,6 +17,7 @@
 import { messageOf } from "../../../errors.ts";
 import type { PointName } from "../../sdk/points.ts";
 import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
+import { RUNTIME_ALLOWANCE_MB } from "./host_command.ts";
 
 /** The exit code of a child that passed its memory cap. */
 export const MEMORY_EXIT_CODE = 86;
@@ -29,11 +30,18 @@ function send(msg: Record<string, unknown>): void {
   while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
 }
 
+/**
+ * Exits when the process's RSS passes what it had before the hook's worker started by more than
+ * the hook's `maxMemoryMb` and what the worker's own runtime takes.
+ */
 function watchMemory(maxMemoryMb: number): void {
-  const limit = Deno.memoryUsage().rss + maxMemoryMb * 1024 * 1024;
+  const limit = Deno.memoryUsage().rss + (maxMemoryMb + RUNTIME_ALLOWANCE_MB) * 1024 * 1024;
   const timer = setInterval(() => {
     if (Deno.memoryUsage().rss > limit) {
-      console.error(`the-loop hook host: memory passed ${maxMemoryMb} MiB above start; exiting`);
+      console.error(
+        `the-loop hook host: memory passed the hook's ${maxMemoryMb} MiB (and the ` +
+          `${RUNTIME_ALLOWANCE_MB} MiB its runtime takes) above start; exiting`,
+      );
       Deno.exit(MEMORY_EXIT_CODE);
     }
   }, 20);

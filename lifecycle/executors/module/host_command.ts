@@ -16,9 +16,21 @@ export interface HookHostCommand {
   env: Record<string, string>;
 }
 
+/**
+ * What the-loop's own runtime takes in a hook-host child, in MiB, added to a hook's
+ * `maxMemoryMb` so that figure is the hook's own. Measured (Deno 2.9): the child's main isolate
+ * holds about 9 MB of heap once loaded, and starting the hook's worker adds about 16 MB of RSS
+ * for a hook that does nothing. Without it, a trivial hook at `maxMemoryMb: 16` was killed
+ * at its first calls.
+ */
+export const RUNTIME_ALLOWANCE_MB = 32;
+
 /** Options for {@linkcode hookHostCommand}; all but `maxMemoryMb` default to this process. */
 export interface HookHostCommandOptions {
-  /** The child's V8 heap cap (old space), in MiB. */
+  /**
+   * The hook's memory budget, in MiB: each of the child's V8 isolates gets this plus
+   * {@linkcode RUNTIME_ALLOWANCE_MB} as its heap cap (old space).
+   */
   maxMemoryMb: number;
   /** `Deno.execPath()`: `deno`/`deno.exe` means running from source, else a compiled binary. */
   execPath?: string;
@@ -45,7 +57,8 @@ export function isDenoCli(execPath: string): boolean {
  */
 export function hookHostCommand(opts: HookHostCommandOptions): HookHostCommand {
   const execPath = opts.execPath ?? Deno.execPath();
-  const cap = `--max-old-space-size=${Math.max(16, Math.floor(opts.maxMemoryMb))}`;
+  const mb = Math.max(16, Math.floor(opts.maxMemoryMb)) + RUNTIME_ALLOWANCE_MB;
+  const cap = `--max-old-space-size=${mb}`;
   if (!isDenoCli(execPath)) {
     const prior = opts.v8FlagsEnv ?? Deno.env.get("DENO_V8_FLAGS");
     return {

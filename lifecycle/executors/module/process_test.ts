@@ -85,6 +85,35 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "process isolation: maxMemoryMb is the hook's own budget, the runtime's memory is not counted",
+  async () => {
+    // at the floor, 16: a hook that holds nothing answers call after call (the child's runtime
+    // and the hook's worker take about 25 MB themselves), and one holding 8 MB of buffers too
+    const hook = await loadFixture("holds_buffers.ts", { isolation: "process", maxMemoryMb: 16 });
+    try {
+      const first = pidOf(hook)!;
+      for (let i = 0; i < 30; i++) {
+        const { answer } = await hook.call("work_item_start", {}, T);
+        assert.equal(answer?.reason, "holding 0 MB");
+      }
+      // 8 MB of buffers, then a wait of five of the memory watch's looks (every 20 ms)
+      const { answer } = await hook.call("work_item_start", { mb: 8, waitMs: 100 }, T);
+      assert.equal(answer?.reason, "holding 8 MB");
+      assert.equal(pidOf(hook), first);
+      // far past the budget, in buffers V8's heap cap does not see: the call never answers, so
+      // only the memory watch can end it
+      const err = await hook.call("work_item_start", { mb: 160, forever: true }, T)
+        .then(() => null, (e) => e);
+      assert.ok(err instanceof HookFailure, String(err));
+      assert.match(err.message, /its process passed its memory cap \(16 MiB\)/);
+      assert.equal(alive(first), false);
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
 Deno.test("process isolation: a throw and a load error read as in a worker", async () => {
   const hook = await loadFixture("throws.ts", { isolation: "process" });
   try {
