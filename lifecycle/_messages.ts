@@ -156,7 +156,7 @@ export function processEnding(
   }
   if (status.signal === "SIGKILL") return "was killed";
   return `exited (${status.signal ? `signal ${status.signal}` : `code ${status.code}`}; ` +
-    `out of memory? its heap cap is ${opts.maxMemoryMb} MiB)`;
+    `out of memory? its budget is ${opts.maxMemoryMb} MiB)`;
 }
 
 /** The hook-host process ended (`ending` from {@linkcode processEnding}). */

@@ -42,7 +42,7 @@ Deno.test("hooks: lists every entry in text and json, never a secret value", asy
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^4 hooks in .*cli-config\.yaml, run in this order:/);
   assert.match(text.stdout, /\ntagger \(module\)\n {2}path +hooks\/tagger\.ts \(line 2\)\n/);
-  assert.match(text.stdout, /isolation +process, 128 MB heap/);
+  assert.match(text.stdout, /isolation +process, 128 MiB memory budget/);
   assert.match(text.stdout, /permissions +net: api\.example\.com:443/);
   assert.match(text.stdout, /on +default \(the points it implements\)/);
   assert.match(

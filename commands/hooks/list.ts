@@ -107,7 +107,7 @@ function details(h: DescribedEntry, baseDir: string): [string, string][] {
   if (h.kind === "module") {
     rows.push([
       "isolation",
-      `${h.isolation}${h.isolation === "process" ? `, ${h.maxMemoryMb} MB heap` : ""}`,
+      `${h.isolation}${h.isolation === "process" ? `, ${h.maxMemoryMb} MiB memory budget` : ""}`,
     ]);
     rows.push(["permissions", grants(h.permissions as Record<string, true | string[]>)]);
     if (h.executor) rows.push(["executor", String(h.executor)]);

@@ -1,5 +1,5 @@
 /**
- * Runs a bundled hook in a child the-loop process (`__hook-host` mode) with a heap cap and a
+ * Runs a bundled hook in a child the-loop process (`__hook-host` mode) with a memory budget and a
  * minimal environment. A timed-out call SIGKILLs the child; a child that dies (out of memory,
  * killed) is replaced by a fresh one at the next call — after a backoff when it keeps dying
  * (`_restart_backoff.ts`; a call before then fails at once). The daemon and its other hooks are
@@ -24,7 +24,7 @@ import {
 
 /** Options for {@linkcode startProcessHook}. */
 export interface ProcessHookOptions extends WorkerHookOptions {
-  /** The child's heap cap, MiB. */
+  /** The hook's memory budget, MiB (`host_command.ts` adds its runtime's room). */
   maxMemoryMb: number;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The hidden `the-loop __hook-host` mode: a child process that runs one hook's bundle in its
  * sandboxed worker, spoken to over stdin/stdout in newline-delimited JSON. Its parent kills it
- * on a timeout; it kills itself when its memory passes the cap (a backstop to V8's heap cap,
- * which does not count buffers and which compiled binaries may not honour).
+ * on a timeout; it kills itself when its memory passes the hook's budget and its runtime's room
+ * (a backstop to V8's heap cap, which does not count buffers and which compiled binaries may not
+ * honour).
  *
  * Parent → child: `{type: "load", nonce, name, code, permissions, exportName?, options?,
  * baseDir?, maxMemoryMb}` then `{type: "call", id, point, params}`. Child → parent, each line tagged
@@ -17,7 +18,7 @@
 import { messageOf } from "../../../errors.ts";
 import type { PointName } from "../../sdk/points.ts";
 import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
-import { RUNTIME_ALLOWANCE_MB } from "./host_command.ts";
+import { budgetMb, RUNTIME_ALLOWANCE_MB } from "./host_command.ts";
 
 /** The exit code of a child that passed its memory cap. */
 export const MEMORY_EXIT_CODE = 86;
@@ -31,16 +32,30 @@ function send(msg: Record<string, unknown>): void {
 }
 
 /**
- * Exits when the process's RSS passes what it had before the hook's worker started by more than
- * the hook's `maxMemoryMb` and what the worker's own runtime takes.
+ * The process's memory as the watch counts it: on Linux its anonymous resident memory (heaps,
+ * buffers, stacks; not the pages of the program's own file, which are read in as it runs), else
+ * its RSS.
+ */
+function memoryBytes(): number {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(Deno.readTextFileSync("/proc/self/status"))?.[1];
+    if (kb) return Number(kb) * 1024;
+  } catch { /* not Linux */ }
+  return Deno.memoryUsage().rss;
+}
+
+/**
+ * Exits when the process's memory passes what it had before the hook's worker started by more
+ * than the hook's budget and the room its runtime takes.
  */
 function watchMemory(maxMemoryMb: number): void {
-  const limit = Deno.memoryUsage().rss + (maxMemoryMb + RUNTIME_ALLOWANCE_MB) * 1024 * 1024;
+  const budget = budgetMb(maxMemoryMb);
+  const limit = memoryBytes() + (budget + RUNTIME_ALLOWANCE_MB) * 1024 * 1024;
   const timer = setInterval(() => {
-    if (Deno.memoryUsage().rss > limit) {
+    if (memoryBytes() > limit) {
       console.error(
-        `the-loop hook host: memory passed the hook's ${maxMemoryMb} MiB (and the ` +
-          `${RUNTIME_ALLOWANCE_MB} MiB its runtime takes) above start; exiting`,
+        `the-loop hook host: memory passed the hook's ${budget} MiB (and the ` +
+          `${RUNTIME_ALLOWANCE_MB} MiB its runtime may take) above start; exiting`,
       );
       Deno.exit(MEMORY_EXIT_CODE);
     }
@@ -48,12 +63,18 @@ function watchMemory(maxMemoryMb: number): void {
   Deno.unrefTimer(timer);
 }
 
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+/**
+ * The lines of stdin. Read into one buffer: a new one per read (as `Deno.stdin.readable` gives)
+ * is memory outside V8's heap that its collector frees late, and it would count against the hook.
+ */
+async function* stdinLines(): AsyncGenerator<string> {
+  const chunk = new Uint8Array(64 * 1024);
+  const decoder = new TextDecoder();
   let buf = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buf += chunk;
-    let nl;
-    while ((nl = buf.indexOf("\n")) >= 0) {
+  for (let n; (n = await Deno.stdin.read(chunk)) !== null;) {
+    const from = buf.length; // a newline can only be in what was just read (a long load message)
+    buf += decoder.decode(chunk.subarray(0, n), { stream: true });
+    for (let nl = buf.indexOf("\n", from); nl >= 0; nl = buf.indexOf("\n")) {
       yield buf.slice(0, nl);
       buf = buf.slice(nl + 1);
     }
@@ -79,7 +100,7 @@ export async function main(): Promise<void> {
     Deno.addSignalListener("SIGINT", () => {}); // the parent decides when this child ends
   } catch { /* no SIGINT listeners on this platform */ }
   let hook: WorkerHook | undefined;
-  for await (const line of lines(Deno.stdin.readable)) {
+  for await (const line of stdinLines()) {
     if (!line.trim()) continue;
     const msg = JSON.parse(line);
     if (msg.type === "load") {

@@ -1,6 +1,6 @@
 /**
  * How the-loop starts a hook-host child (`isolation: "process"`): the same program in its
- * hidden `__hook-host` mode, with a V8 heap cap.
+ * hidden `__hook-host` mode, with a V8 heap cap of the hook's budget and the runtime's room.
  *
  * @module
  */
@@ -17,13 +17,19 @@ export interface HookHostCommand {
 }
 
 /**
- * What the-loop's own runtime takes in a hook-host child, in MiB, added to a hook's
- * `maxMemoryMb` so that figure is the hook's own. Measured (Deno 2.9): the child's main isolate
- * holds about 9 MB of heap once loaded, and starting the hook's worker adds about 16 MB of RSS
- * for a hook that does nothing. Without it, a trivial hook at `maxMemoryMb: 16` was killed
- * at its first calls.
+ * Room for the-loop's own runtime in a hook-host child, in MiB, added to a hook's `maxMemoryMb`
+ * so that figure is the hook's own. Measured (Deno 2.9, a hook that holds nothing): at load the
+ * child's main isolate holds about 9 MB of heap and starting the hook's worker adds about 16 MB
+ * of RSS; over the next 50,000 calls its anonymous memory grows by another 20 MB or so (V8's
+ * heaps and code settling in). Without it, such a hook at `maxMemoryMb: 16` was killed at its
+ * first calls; with 32, after a few thousand.
  */
-export const RUNTIME_ALLOWANCE_MB = 32;
+export const RUNTIME_ALLOWANCE_MB = 64;
+
+/** The hook's budget as both caps use it: whole MiB, at least the 16 the config allows. */
+export function budgetMb(maxMemoryMb: number): number {
+  return Math.max(16, Math.floor(maxMemoryMb));
+}
 
 /** Options for {@linkcode hookHostCommand}; all but `maxMemoryMb` default to this process. */
 export interface HookHostCommandOptions {
@@ -57,7 +63,7 @@ export function isDenoCli(execPath: string): boolean {
  */
 export function hookHostCommand(opts: HookHostCommandOptions): HookHostCommand {
   const execPath = opts.execPath ?? Deno.execPath();
-  const mb = Math.max(16, Math.floor(opts.maxMemoryMb)) + RUNTIME_ALLOWANCE_MB;
+  const mb = budgetMb(opts.maxMemoryMb) + RUNTIME_ALLOWANCE_MB;
   const cap = `--max-old-space-size=${mb}`;
   if (!isDenoCli(execPath)) {
     const prior = opts.v8FlagsEnv ?? Deno.env.get("DENO_V8_FLAGS");

@@ -1,7 +1,7 @@
 /**
  * Local module hooks: a hook's `.ts` file, bundled in memory with its relative imports, run in
  * a permission-sandboxed Web Worker (or, with `isolation: "process"`, in a child the-loop
- * process with a heap cap). See `docs/decisions/0003-esbuild-wasm-hook-bundling.md`. A hook in a
+ * process with a memory budget). See `docs/decisions/0003-esbuild-wasm-hook-bundling.md`. A hook in a
  * worker whose imports can all be read without a parser is loaded natively instead, with no
  * esbuild (`_native.ts`; `docs/decisions/0006-native-hook-loading.md`).
  *
@@ -49,7 +49,7 @@ export interface ModuleHookOptions extends Omit<HookOptions, "env"> {
   on?: PointName[];
   /** `"worker"` (default): a worker in this process; `"process"`: a child process. */
   isolation?: "worker" | "process";
-  /** The child's heap cap under `isolation: "process"`; default 128. */
+  /** The hook's memory budget (MiB) under `isolation: "process"`; default 128. */
   maxMemoryMb?: number;
   /**
    * How long the hook's top level may take to load (worker or child start, imports, top-level
