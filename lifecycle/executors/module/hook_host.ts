@@ -19,6 +19,7 @@ import { messageOf } from "../../../errors.ts";
 import type { PointName } from "../../sdk/points.ts";
 import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
 import { budgetMb, RUNTIME_ALLOWANCE_MB } from "./host_command.ts";
+import { hostLines } from "./_host_lines.ts";
 
 /** The exit code of a child that passed its memory cap. */
 export const MEMORY_EXIT_CODE = 86;
@@ -32,27 +33,16 @@ function send(msg: Record<string, unknown>): void {
 }
 
 /**
- * The process's memory as the watch counts it: on Linux its anonymous resident memory (heaps,
- * buffers, stacks; not the pages of the program's own file, which are read in as it runs), else
- * its RSS.
- */
-function memoryBytes(): number {
-  try {
-    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(Deno.readTextFileSync("/proc/self/status"))?.[1];
-    if (kb) return Number(kb) * 1024;
-  } catch { /* not Linux */ }
-  return Deno.memoryUsage().rss;
-}
-
-/**
- * Exits when the process's memory passes what it had before the hook's worker started by more
- * than the hook's budget and the room its runtime takes.
+ * Exits when the process's RSS passes what it had before the hook's worker started by more than
+ * the hook's budget and the room its runtime takes. (Not its anonymous memory alone, which would
+ * leave out the program's own pages: `/proc/self/status` is closed to anything short of
+ * `--allow-all`, which this process does not have.)
  */
 function watchMemory(maxMemoryMb: number): void {
   const budget = budgetMb(maxMemoryMb);
-  const limit = memoryBytes() + (budget + RUNTIME_ALLOWANCE_MB) * 1024 * 1024;
+  const limit = Deno.memoryUsage().rss + (budget + RUNTIME_ALLOWANCE_MB) * 1024 * 1024;
   const timer = setInterval(() => {
-    if (memoryBytes() > limit) {
+    if (Deno.memoryUsage().rss > limit) {
       console.error(
         `the-loop hook host: memory passed the hook's ${budget} MiB (and the ` +
           `${RUNTIME_ALLOWANCE_MB} MiB its runtime may take) above start; exiting`,
@@ -61,24 +51,6 @@ function watchMemory(maxMemoryMb: number): void {
     }
   }, 20);
   Deno.unrefTimer(timer);
-}
-
-/**
- * The lines of stdin. Read into one buffer: a new one per read (as `Deno.stdin.readable` gives)
- * is memory outside V8's heap that its collector frees late, and it would count against the hook.
- */
-async function* stdinLines(): AsyncGenerator<string> {
-  const chunk = new Uint8Array(64 * 1024);
-  const decoder = new TextDecoder();
-  let buf = "";
-  for (let n; (n = await Deno.stdin.read(chunk)) !== null;) {
-    const from = buf.length; // a newline can only be in what was just read (a long load message)
-    buf += decoder.decode(chunk.subarray(0, n), { stream: true });
-    for (let nl = buf.indexOf("\n", from); nl >= 0; nl = buf.indexOf("\n")) {
-      yield buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-    }
-  }
 }
 
 async function handleCall(
@@ -100,7 +72,7 @@ export async function main(): Promise<void> {
     Deno.addSignalListener("SIGINT", () => {}); // the parent decides when this child ends
   } catch { /* no SIGINT listeners on this platform */ }
   let hook: WorkerHook | undefined;
-  for await (const line of stdinLines()) {
+  for await (const line of hostLines(Deno.stdin)) {
     if (!line.trim()) continue;
     const msg = JSON.parse(line);
     if (msg.type === "load") {

@@ -50,7 +50,7 @@ Deno.test("hookHostCommand from source: deno run, the task's flags, the heap cap
       "run",
       "--cached-only",
       "--allow-read",
-      "--v8-flags=--max-old-space-size=160", // 96 and the runtime's 64
+      "--v8-flags=--max-old-space-size=192", // 96 and the runtime's 96
       "/repo/main.ts",
       "__hook-host",
     ],
@@ -69,7 +69,7 @@ Deno.test("hookHostCommand compiled: the binary itself, cap via DENO_V8_FLAGS", 
     {
       command: "/opt/the-loop",
       args: ["__hook-host"],
-      env: { DENO_V8_FLAGS: "--max-old-space-size=192" },
+      env: { DENO_V8_FLAGS: "--max-old-space-size=224" },
     },
   );
   const merged = hookHostCommand({
@@ -77,7 +77,7 @@ Deno.test("hookHostCommand compiled: the binary itself, cap via DENO_V8_FLAGS", 
     execPath: "C:\\bin\\the-loop.exe",
     v8FlagsEnv: "--expose-gc",
   });
-  assert.equal(merged.env.DENO_V8_FLAGS, "--expose-gc,--max-old-space-size=128");
+  assert.equal(merged.env.DENO_V8_FLAGS, "--expose-gc,--max-old-space-size=160");
   assert.equal(isDenoCli("C:/deno/deno.exe"), true);
   assert.equal(isDenoCli("/usr/bin/deno"), true);
   assert.equal(isDenoCli("/usr/bin/the-loop"), false);
