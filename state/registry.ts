@@ -193,13 +193,14 @@ export class RegistryDir implements SessionLookup {
   // deno-lint-ignore require-await
   async #read(path: string): Promise<SessionRecord | undefined> {
     // the files' stat before their contents: what is kept is never older than that look
-    const id = identityOf(path, notesPathOf(path));
+    const logPath = notesPathOf(path);
+    const id = identityOf(path, logPath);
     const kept = this.#kept.get(path, id);
     if (kept) return kept;
     // the log before the record (see `_deliveries_log.ts`)
     let notes: DeliveryNote[] | undefined;
     try {
-      notes = readNotes(notesPathOf(path));
+      notes = readNotes(logPath);
     } catch (error) {
       this.#once(`${path} log`, `ignoring the deliveries log of ${path}: ${messageOf(error)}`);
     }

@@ -6,7 +6,7 @@
  *
  * The cap leaves room: the CLI itself holds about 8 MB after it loads, and the reader's live heap
  * peaks 3–5 MB above that while the collector runs. At a 16 MB cap about one query in 60 died
- * anyway (a collection that came late), which made CI red at random; at 24 MB none of 300 did.
+ * anyway (a collection that came late), which made CI red at random; at 24 MB none of 200 did.
  */
 import assert from "node:assert/strict";
 import { baseEnv, taskArgs } from "./_test_utils.ts";

@@ -31,8 +31,8 @@ export async function readCapped(req: Request, max: number): Promise<CappedBody>
   if (declared !== undefined) return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   if (!req.body) return { ok: true, bytes: new Uint8Array(0) };
   const reader = req.body.getReader();
-  // the declared length (within the cap) sizes the buffer at once; otherwise it doubles
-  let buf = new Uint8Array(declared ?? 16 * 1024);
+  // no declared length (chunked): the buffer doubles as the body comes
+  let buf = new Uint8Array(16 * 1024);
   let used = 0;
   while (true) {
     const { value, done } = await reader.read();

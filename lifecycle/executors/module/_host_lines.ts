@@ -1,14 +1,33 @@
 /**
- * The hook host's input, split into lines: read into one buffer, decoded as it comes, and
- * gathered in pieces so a long line (a load message's bundle, megabytes) costs time linear in
- * its length.
+ * The hook-host protocol's lines, both ways (the child's stdin, the parent's view of its
+ * stdout): read into one buffer, decoded as it comes, and gathered in pieces so a long line (a
+ * load message's bundle, megabytes; a large answer) costs time linear in its length.
  *
  * @module
  */
 
-/** What {@linkcode hostLines} reads from: `Deno.stdin`, or a test's own. */
+/** What {@linkcode hostLines} reads from: `Deno.stdin`, {@linkcode streamReader}, a test's own. */
 export interface ByteReader {
   read(p: Uint8Array): Promise<number | null>;
+}
+
+/** `stream` read as a {@linkcode ByteReader} (a child's stdout, for its parent). */
+export function streamReader(stream: ReadableStream<Uint8Array>): ByteReader {
+  const reader = stream.getReader();
+  let rest: Uint8Array = new Uint8Array(0);
+  return {
+    async read(p) {
+      if (rest.length === 0) {
+        const next = await reader.read();
+        if (next.done) return null;
+        rest = next.value;
+      }
+      const n = Math.min(p.length, rest.length);
+      p.set(rest.subarray(0, n));
+      rest = rest.subarray(n);
+      return n;
+    },
+  };
 }
 
 /**

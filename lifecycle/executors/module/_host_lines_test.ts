@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ByteReader, hostLines } from "./_host_lines.ts";
+import { type ByteReader, hostLines, streamReader } from "./_host_lines.ts";
 
 /** A reader that hands out `bytes` at most `step` at a time. */
 function reader(bytes: Uint8Array, step: number): ByteReader {
@@ -37,4 +37,18 @@ Deno.test("hostLines: a line of megabytes across many reads, and the one after i
   assert.equal(lines[0].length, long.length);
   assert.ok(lines[0] === long);
   assert.equal(lines[1], '{"after":true}');
+});
+
+Deno.test("streamReader: a stream's chunks, larger or smaller than the reads, or empty", async () => {
+  const enc = new TextEncoder();
+  const chunks = ['{"a":1}\n{"b":', "", '2}\n{"c":"', "y".repeat(100_000), '"}\n'];
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const s of chunks) c.enqueue(enc.encode(s));
+      c.close();
+    },
+  });
+  const lines: string[] = [];
+  for await (const line of hostLines(streamReader(stream), { chunkBytes: 4096 })) lines.push(line);
+  assert.deepEqual(lines, ['{"a":1}', '{"b":2}', `{"c":"${"y".repeat(100_000)}"}`]);
 });

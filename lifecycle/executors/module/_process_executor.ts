@@ -12,6 +12,7 @@ import { HookFailure } from "../../executor.ts";
 import { HOST_LOAD_FAILED, processEnded, processEnding, strayOutput } from "../../_messages.ts";
 import { hookHostCommand, hookHostEnv } from "./host_command.ts";
 import { MEMORY_EXIT_CODE } from "./hook_host.ts";
+import { hostLines, streamReader } from "./_host_lines.ts";
 import type { WorkerHookOptions } from "./_worker_executor.ts";
 import {
   type Attempt,
@@ -147,24 +148,17 @@ export class ProcessHook extends SupervisedHook {
   }
 
   async #read(child: Child): Promise<void> {
-    let buf = "";
     try {
-      for await (const chunk of child.proc.stdout.pipeThrough(new TextDecoderStream())) {
-        buf += chunk;
-        let nl;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          let reply: Reply | undefined;
-          try {
-            reply = JSON.parse(line);
-          } catch { /* not the protocol */ }
-          if (reply?.hh !== 1 || reply.nonce !== child.nonce) {
-            if (line.trim()) console.error(strayOutput(this.name, line));
-            continue;
-          }
-          child.calls.settle(reply.type === "result" ? reply.id ?? -1 : LOAD_ID, reply);
+      for await (const line of hostLines(streamReader(child.proc.stdout))) {
+        let reply: Reply | undefined;
+        try {
+          reply = JSON.parse(line);
+        } catch { /* not the protocol */ }
+        if (reply?.hh !== 1 || reply.nonce !== child.nonce) {
+          if (line.trim()) console.error(strayOutput(this.name, line));
+          continue;
         }
+        child.calls.settle(reply.type === "result" ? reply.id ?? -1 : LOAD_ID, reply);
       }
     } catch { /* the child went away; status handles it */ }
   }
