@@ -181,8 +181,6 @@ function assertOneSubmissionEach(results: Awaited<ReturnType<typeof sweep>>, pay
 Deno.test({
   name: "tmux: every C0/C1 code and paste marker, in bodies, titles and review comments, is one " +
     "paste and one Enter (control client)",
-  sanitizeResources: false,
-  sanitizeOps: false,
   async fn() {
     const results = await sweep({ control: true, payloads: PAYLOADS });
     assertOneSubmissionEach(results, PAYLOADS);
@@ -205,8 +203,6 @@ Deno.test({
 
 Deno.test({
   name: "tmux: the attack and the codes are one paste and one Enter through tmux processes too",
-  sanitizeResources: false,
-  sanitizeOps: false,
   async fn() {
     const payloads = [
       `left${ATTACK}right`,
