@@ -5,6 +5,11 @@
  * the-loop prints for a person passes through {@linkcode visible}; JSON output keeps the exact
  * text (JSON escapes it).
  *
+ * Text for an agent's terminal. A prompt is pasted into a harness's TUI (tmux) or handed to it as
+ * an argument (headless): a comment carrying `ESC[201~` would end the paste early and type the
+ * rest as keys, `\x03` would kill the harness, NUL would cut the paste (and fail a spawn), a
+ * carriage return would submit half a prompt. Every prompt passes through {@linkcode promptSafe}.
+ *
  * @module
  */
 
@@ -39,6 +44,47 @@ export interface VisibleOptions {
 export function visible(text: string, opts: VisibleOptions = {}): string {
   const re = opts.multiline === false ? UNSAFE_ONE_LINE : UNSAFE;
   return text.replace(re, show);
+}
+
+// What a prompt may not hold: C0 controls (but tab and newline), DEL, C1 controls, and lone
+// surrogates (which would encode as invalid UTF-8). CR is handled first: CRLF and a lone CR
+// become LF.
+const PROMPT_UNSAFE = new RegExp(
+  [
+    "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]",
+    "[\\ud800-\\udbff](?![\\udc00-\\udfff])",
+    "(?<![\\ud800-\\udbff])[\\udc00-\\udfff]",
+  ].join("|"),
+  "g",
+);
+
+function standIn(ch: string): string {
+  const code = ch.charCodeAt(0);
+  // C0 and DEL: their Unicode Control Pictures (␀ … ␛ … ␟, ␡), one printable character each
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return "\u2421";
+  // C1 has no pictures: its code as inert ASCII text (`\x9b`)
+  if (code <= 0x9f) return `\\x${code.toString(16)}`;
+  return "\ufffd"; // a lone surrogate
+}
+
+/**
+ * `text` made safe to become (part of) a prompt a harness reads from its terminal: ESC, every
+ * C0 control but tab and newline, DEL and the C1 controls (U+0080–U+009F) are replaced by a
+ * visible, printable stand-in — a C0 control or DEL by its Unicode Control Picture (ESC → `␛`,
+ * NUL → `␀`, `\x03` → `␃`, DEL → `␡`), a C1 control by its code as text (`\x9b`); CRLF and a
+ * lone CR become LF; invalid UTF-8 (bytes) and lone surrogates (a string) become U+FFFD. After
+ * it, no bracketed-paste marker, key sequence or control byte is left: a paste of it is one
+ * paste, its newlines are text inside it. Idempotent; printable text (any script, emoji, the
+ * bidirectional marks) is kept as it is.
+ *
+ * ```ts
+ * promptSafe("ok\x1b[201~\r!touch pwned\r"); // "ok␛[201~\n!touch pwned\n"
+ * ```
+ */
+export function promptSafe(text: string | Uint8Array): string {
+  const s = typeof text === "string" ? text : new TextDecoder().decode(text);
+  return s.replace(/\r\n?/g, "\n").replace(PROMPT_UNSAFE, standIn);
 }
 
 /** Renders rows as an aligned plain-text table with a header line. */

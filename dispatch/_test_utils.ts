@@ -214,6 +214,8 @@ export interface SetupOptions {
   github?: DispatchGitHub;
   /** Stands in for the fake hooks (a real hook runner). */
   hooks?: DispatchHooks;
+  /** Stands in for the fake runner (a real one: tmux on a private server, or processes). */
+  harnessRunner?: DispatchRunner;
 }
 
 /** A dispatcher whose `dispatch` also waits for the turn's reactions (so tests can count them). */
@@ -241,6 +243,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
   o.routing?.(routing);
   const events = new MemorySink();
   const runner = new FakeRunner(o.runner ?? "tmux");
+  const harnessRunner = o.harnessRunner ?? runner;
   const github = new FakeGitHub();
   const hooks = new FakeHooks();
   // `o.routing` may point the registry at another rig's folder (a restart over the same files)
@@ -249,7 +252,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
   const control = new SessionControl({
     sessions,
     control: controlStore,
-    endHarness: (s) => runner.close(hostedOf(s)),
+    endHarness: (s) => harnessRunner.close(hostedOf(s)),
     events,
   });
   let n = 0;
@@ -258,7 +261,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     sessions,
     control,
     controlStore,
-    runner,
+    runner: harnessRunner,
     adapterFor,
     github: o.github ?? github,
     hooks: o.hooks ?? hooks,

@@ -12,6 +12,8 @@
  *   (`_batch.ts`);
  * - a delivery id a session already took is settled `duplicate-delivery`;
  * - a comment carrying one control keyword is executed and never forwarded; two are ambiguous;
+ * - every prompt is made terminal-safe before a runner gets it (`_safe_runner.ts`): no control
+ *   character, paste marker or key sequence reaches a harness;
  * - with no session, the spawn policy (`spawnOnUnmatched`, `requireStartCommand`) decides;
  * - reactions (👀 then 🎉 or 😕), the spawn announcement and refusal notes are best-effort
  *   comments and reactions through the GitHub client, never the dispatch's outcome.
@@ -47,6 +49,7 @@ import { Deliveries } from "./_batch.ts";
 import { deliverBatch, noteSent } from "./_deliver.ts";
 import { Lane } from "./_lane.ts";
 import { Slots } from "./_slots.ts";
+import { terminalSafe } from "./_safe_runner.ts";
 
 /** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
 export interface DispatchHooks {
@@ -125,6 +128,8 @@ export class SessionDispatcher implements Dispatcher {
     const templates = opts.templates;
     this.#deps = {
       ...opts,
+      // the one gate every prompt passes on its way to a harness (spawn, respawn, delivery)
+      runner: terminalSafe(opts.runner),
       templates: typeof templates === "function" ? templates : () => templates,
       startMarks: opts.startMarks ?? new FileStartMarks(opts.controlStore.dir),
       now: opts.now ?? (() => new Date()),

@@ -9,7 +9,7 @@ import {
   type PromptValues,
   renderPrompt,
 } from "./prompts.ts";
-import { comment } from "./_test_utils.ts";
+import { comment, itemEvent } from "./_test_utils.ts";
 import { EXCERPT_MAX_BYTES, payloadExcerpt } from "./_excerpt.ts";
 
 const VALUES: PromptValues = {
@@ -123,4 +123,38 @@ Deno.test("the excerpt of an inline review comment names its file and line", () 
     subject: { kind: "review_comment" as const, id: 5, path: "src/a.ts", line: 42 },
   };
   assert.match(payloadExcerpt(ev), /file: src\/a\.ts:42/);
+});
+
+Deno.test("the excerpt's GitHub text is terminal-safe: facts and body, no control character", () => {
+  const evil = "x\x1b[201~\r!touch pwned\r\x00\x03\x7f\x9b";
+  const ev = {
+    ...comment(2, `body ${evil}`),
+    kind: "review_comment" as const,
+    ghEvent: "pull_request_review_comment",
+    actor: `mallory${evil}`,
+    subject: { kind: "review_comment" as const, id: 5, path: `src/${evil}.ts`, line: 4 },
+  };
+  const out = payloadExcerpt(ev);
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(out, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  assert.match(out, /file: src\/x␛\[201~ !touch pwned ␀␃␡\\x9b\.ts:4/);
+  assert.match(out, /author: @malloryx␛\[201~ !touch pwned ␀␃␡\\x9b/);
+  assert.ok(out.includes("body x␛[201~\n!touch pwned\n␀␃␡\\x9b"));
+  const item = itemEvent(3);
+  const p = item.payload as { issue: Record<string, unknown>; label: Record<string, unknown> };
+  p.issue.title = `Fix ${evil}`;
+  p.issue.head = { ref: `branch${evil}` };
+  p.label.name = `label${evil}`;
+  const facts = payloadExcerpt(item);
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(facts, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  assert.match(facts, /title: Fix x␛\[201~ !touch pwned ␀␃␡\\x9b/);
+  assert.match(facts, /head: branchx␛/);
+  assert.match(facts, /label: labelx␛/);
+});
+
+Deno.test("the excerpt's one-line facts never split a surrogate pair at their cut", () => {
+  const item = itemEvent(3);
+  (item.payload as { issue: Record<string, unknown> }).issue.title = "a" + "🎉".repeat(200);
+  assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])/.test(payloadExcerpt(item)));
 });

@@ -9,6 +9,8 @@ Interactive (no `-p`): prints a ready line, then logs every stdin line it reads 
 and, on a terminal, shows what it read as a TUI does (the terminal's echo off, one write per read)
 until EOF (logged as {"event": "eof"}) or a signal. With FAKE_HARNESS_RESUME_FAIL=1 a `--resume` boot exits 1 at once;
 with FAKE_HARNESS_IGNORE_TERM=1 it ignores SIGTERM (only SIGKILL ends it).
+With FAKE_HARNESS_TUI=1 interactive mode is a TUI as Claude Code's is (see run_tui): raw mode,
+bracketed paste on, its tty read byte by byte, one {"event": "submit"} per Enter outside a paste.
 """
 import json
 import os
@@ -63,6 +65,8 @@ def main(program):
         log({"event": "resume_failed", "session": resumed})
         sys.stderr.write(f"No conversation found with session ID: {resumed}\n")
         sys.exit(1)
+    elif os.environ.get("FAKE_HARNESS_TUI") == "1":
+        run_tui(session)
     else:
         run_interactive(program, session)
 
@@ -122,3 +126,78 @@ def log_lines(lines, session):
     pid, ts = os.getpid(), time.time()
     write_log({"event": "input", "line": raw.decode("utf-8", "replace").rstrip("\r"),
                "session": session, "pid": pid, "ts": ts} for raw in lines)
+
+
+PASTE_START = b"\x1b[200~"
+PASTE_END = b"\x1b[201~"
+
+
+def run_tui(session):
+    """A TUI in raw mode with bracketed paste on (`ESC[?2004h`), reading its tty byte by byte.
+
+    Between `ESC[200~` and `ESC[201~` bytes are pasted text; outside a paste they are keys:
+    CR or LF submits what was pasted and typed since the last submission, logged as
+      {"event": "submit", "pastes": [text of each paste], "typed": keys outside a paste,
+       "utf8": whether every byte decoded, "session", "pid", "ts"}
+    and Ctrl-C (`\\x03`) ends the TUI, logged as {"event": "interrupted"}, as a harness's does.
+    Once raw mode and bracketed paste are on it logs {"event": "tui_ready"} and prints
+    "fake tui ready".
+    """
+    import tty
+    fd = sys.stdin.fileno()
+    tty.setraw(fd)
+    os.write(sys.stdout.fileno(), b"\x1b[?2004h")
+    log({"event": "tui_ready", "session": session})
+    os.write(sys.stdout.fileno(), b"fake tui ready\r\n")
+    pastes, typed, paste, esc = [], b"", None, b""
+
+    def text(raw):
+        return raw.decode("utf-8", "replace")
+
+    def data(raw):
+        nonlocal typed, paste
+        if paste is not None:
+            paste += raw
+            return
+        for b in raw:
+            if b in (0x0D, 0x0A):
+                submit()
+            elif b == 0x03:
+                log({"event": "interrupted", "session": session})
+                sys.exit(130)
+            else:
+                typed += bytes([b])
+
+    def submit():
+        nonlocal pastes, typed
+        raws = pastes + [typed]
+        utf8 = True
+        for raw in raws:
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                utf8 = False
+        log({"event": "submit", "pastes": [text(p) for p in pastes], "typed": text(typed),
+             "utf8": utf8, "session": session})
+        pastes, typed = [], b""
+
+    while True:
+        try:
+            byte = os.read(fd, 1)
+        except OSError:
+            byte = b""
+        if not byte:
+            log({"event": "eof", "session": session})
+            return
+        if esc or byte == b"\x1b":
+            esc += byte
+            if esc == PASTE_START and paste is None:
+                paste, esc = b"", b""
+            elif esc == PASTE_END and paste is not None:
+                pastes.append(paste)
+                paste, esc = None, b""
+            elif not (PASTE_START.startswith(esc) or PASTE_END.startswith(esc)):
+                pending, esc = esc, b""
+                data(pending)
+            continue
+        data(byte)

@@ -6,7 +6,8 @@
  * Environment the fakes read: `FAKE_HARNESS_LOG` (the log file), `FAKE_HARNESS_EXIT` (headless
  * exit code), `FAKE_HARNESS_SLEEP_MS` (headless delay), `FAKE_HARNESS_NO_ID=1` (headless result
  * without `session_id`), `FAKE_HARNESS_RESUME_FAIL=1` (an interactive `--resume` exits 1 at once),
- * `FAKE_HARNESS_IGNORE_TERM=1` (SIGTERM is ignored).
+ * `FAKE_HARNESS_IGNORE_TERM=1` (SIGTERM is ignored), `FAKE_HARNESS_TUI=1` (interactive mode is a
+ * TUI in raw mode with bracketed paste on: it logs a `submit` per Enter outside a paste).
  *
  * @module
  */
@@ -19,9 +20,11 @@ const DIR = dirname(fileURLToPath(import.meta.url));
 export interface HarnessLogEntry {
   /**
    * `boot` (an invocation), `input` (a line read in interactive mode), `eof` (interactive stdin
-   * ended, so the fake exited by itself), `resume_failed`.
+   * ended, so the fake exited by itself), `resume_failed`; the TUI (`FAKE_HARNESS_TUI=1`):
+   * `tui_ready` (raw mode and bracketed paste on), `submit` (an Enter outside a paste),
+   * `interrupted` (Ctrl-C outside a paste ended it).
    */
-  event: "boot" | "input" | "eof" | "resume_failed";
+  event: "boot" | "input" | "eof" | "resume_failed" | "tui_ready" | "submit" | "interrupted";
   pid: number;
   ts: number;
   /** The conversation id from `--session-id` / `--resume` (`null` when neither was given). */
@@ -36,6 +39,13 @@ export interface HarnessLogEntry {
   mode?: "headless" | "interactive";
   // input
   line?: string;
+  // submit
+  /** The text of each paste since the previous submission (as pasted: tmux sends LF as CR). */
+  pastes?: string[];
+  /** What arrived outside a paste since the previous submission (keys typed). */
+  typed?: string;
+  /** Whether every byte submitted was valid UTF-8. */
+  utf8?: boolean;
 }
 
 /** The directory holding the fake executables, to put first on PATH (made executable here). */
