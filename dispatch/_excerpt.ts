@@ -31,7 +31,8 @@ function facts(event: RoutedEvent): string[] {
     if (value !== undefined) lines.push(`${key}: ${value.replace(/\s+/g, " ").slice(0, 300)}`);
   };
   add("event", `${event.ghEvent}${event.action ? ` (${event.action})` : ""}`);
-  if (event.actor) add("author", `@${event.actor}`);
+  if (event.actor) add("author", `@${event.author ?? event.actor}`);
+  if (event.author && event.actor) add(`${event.action} by`, `@${event.actor}`);
   add("url", event.subject?.url ?? str(item.html_url));
   if (event.subject?.path) {
     add("file", `${event.subject.path}${event.subject.line ? `:${event.subject.line}` : ""}`);
