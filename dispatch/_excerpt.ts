@@ -36,7 +36,8 @@ function facts(event: RoutedEvent): string[] {
     lines.push(`${key}: ${line.slice(0, endBefore(line, 300))}`);
   };
   add("event", `${event.ghEvent}${event.action ? ` (${event.action})` : ""}`);
-  if (event.actor) add("author", `@${event.actor}`);
+  if (event.actor) add("author", `@${event.author ?? event.actor}`);
+  if (event.author && event.actor) add(`${event.action} by`, `@${event.actor}`);
   add("url", event.subject?.url ?? str(item.html_url));
   if (event.subject?.path) {
     add("file", `${event.subject.path}${event.subject.line ? `:${event.subject.line}` : ""}`);

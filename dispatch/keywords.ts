@@ -7,7 +7,8 @@
  * matches any run of whitespace. The same keyword twice is one command; two different ones are
  * ambiguous (nothing is executed). An empty keyword disables its command, and
  * `control.enabled: false` recognises nothing. Only comment and review text is read — never an
- * issue body.
+ * issue body — and only its {@linkcode commandText}: a keyword in a quoted line (`> …`), a fenced
+ * or indented code block or an inline code span is not recognised (issue #21).
  *
  * ```ts
  * parseControl("Please the-loop:start-execution.", control); // { command: "start" }
@@ -18,6 +19,7 @@
  * @module
  */
 import type { RoutingConfig } from "../config/mod.ts";
+import { commandText } from "../github/mod.ts";
 import type { ControlCommand } from "../state/control.ts";
 
 /** What a text asks of execution control. */
@@ -53,13 +55,16 @@ function pattern(control: RoutingConfig["control"]): { re: RegExp; commands: Con
   return found;
 }
 
-/** The control command (or the ambiguity) in `text`: one scan of the text for every keyword. */
+/**
+ * The control command (or the ambiguity) in `text`: one scan of its command text (without quotes
+ * and code) for every keyword.
+ */
 export function parseControl(text: string, control: RoutingConfig["control"]): ParsedControl {
   if (!control.enabled || !text) return {};
   const { re, commands } = pattern(control);
   if (commands.length === 0) return {};
   const seen = new Set<ControlCommand>();
-  for (const m of text.matchAll(re)) {
+  for (const m of commandText(text).matchAll(re)) {
     const i = m.slice(1).findIndex((g) => g !== undefined);
     if (i >= 0) seen.add(commands[i]);
   }

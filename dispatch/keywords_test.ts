@@ -119,3 +119,30 @@ Deno.test("keywords in any case are found in long text; non-ASCII keywords fold 
   assert.deepEqual(parseControl(`${filler} DÉMARRER  VITE`, french), { command: "start" });
   assert.deepEqual(parseControl(`${filler} démarrer`, french), {});
 });
+
+// issue #21: a keyword quoted in a reply or shown in an example is not a command
+Deno.test("a keyword in a quote, a code block or inline code is not recognised", () => {
+  for (
+    const text of [
+      "> the-loop:start-execution",
+      "> can you the-loop:start-execution?\n\nNot yet.",
+      "To stop it, write:\n\n```\nthe-loop:stop-execution\n```",
+      "~~~md\nthe-loop:stop-execution\n~~~",
+      "- example:\n  ```\n  the-loop:pause-execution\n  ```",
+      "example:\n\n    the-loop:stop-execution",
+      "write `the-loop:stop-execution` to stop",
+      "``the-loop:stop-execution``",
+    ]
+  ) {
+    assert.deepEqual(parseControl(text, DEFAULTS), {}, text);
+  }
+  // quoted or shown, the other command does not make a real one ambiguous
+  assert.deepEqual(
+    parseControl("> the-loop:stop-execution\n\nNo: the-loop:start-execution", DEFAULTS),
+    { command: "start" },
+  );
+  assert.deepEqual(
+    parseControl("`the-loop:stop-execution` stops it; for now the-loop:pause-execution", DEFAULTS),
+    { command: "pause" },
+  );
+});

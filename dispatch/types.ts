@@ -58,8 +58,16 @@ export interface RoutedEvent {
   /** `X-GitHub-Delivery`, or `poll-comment-<id>`, `poll-presence-<ref>-<uuid>`, `poll-close-<ref>-<state>`. */
   deliveryId: string;
   via: Via;
-  /** Who acted (`comment.user.login`, `review.user.login`, `sender.login`); `null` for CI events. */
+  /**
+   * Who acted: the author of a comment or review that was written (`created`, `submitted`), else
+   * `sender.login` (an edit, a deletion, a dismissal; issue and PR events); `null` for CI events.
+   */
   actor: string | null;
+  /**
+   * The comment's or review's author when someone else acted (an edit, a deletion, a dismissal
+   * of another login's words); absent otherwise.
+   */
+  author?: string;
   /** The item carries (or was just given) the auto-execute label. */
   labeled: boolean;
   /** The comment's or review's body (what control keywords are read from); `""` for other kinds. */

@@ -10,7 +10,10 @@ import type { EventType } from "./catalog.ts";
 const GH_EVENT = "string — the GitHub event name (X-GitHub-Event), e.g. issue_comment";
 const ACTION = "string — the payload's action, or empty";
 const DELIVERY = "string — X-GitHub-Delivery, or the poller's poll-… id";
-const ACTOR = "string | null — the login that acted (null for CI events and unknown authors)";
+const ACTOR =
+  "string | null — the login that acted: a comment's or review's author when it was written, the sender of an edit, a deletion or a dismissal (null for CI events and unknown actors)";
+const AUTHOR =
+  "string | null — the comment's or review's author when another login acted (edited, deleted or dismissed it), else null";
 
 /** The routing event types. */
 export const ROUTING_EVENTS: Record<string, EventType> = {
@@ -21,11 +24,12 @@ export const ROUTING_EVENTS: Record<string, EventType> = {
     level: "info",
     fields: {
       reason:
-        "string — disabled-event (not in webhooks.ghWebhook.events) | duplicate-delivery (this delivery id was already routed) | no-work-item (the event names no issue or pull request) | self-authored (the body carries the-loop's self-marker) | unauthorized-actor (the actor is not in routing.authorizedUsers, or the list is empty)",
+        "string — disabled-event (not in webhooks.ghWebhook.events) | duplicate-delivery (this delivery id was already routed) | no-work-item (the event names no issue or pull request) | self-authored (the body ends with the-loop's self-marker on its own line, as the-loop writes it) | unauthorized-actor (the actor — or the author of the words another login edited — is not in routing.authorizedUsers, or the list is empty)",
       gh_event: GH_EVENT,
       action: ACTION,
       delivery_id: DELIVERY,
       actor: ACTOR,
+      author: AUTHOR,
       work_items: "string[] — the work items the event named (empty when not yet extracted)",
     },
   },
@@ -69,6 +73,7 @@ export const ROUTING_EVENTS: Record<string, EventType> = {
       action: ACTION,
       delivery_id: DELIVERY,
       actor: ACTOR,
+      author: AUTHOR,
       labeled: "boolean — the item carries (or was just given) the auto-execute label",
       outcome: "string — delivered | settled | failed",
       reason: "string | null — the dispatcher's reason (settled, failed), else null",

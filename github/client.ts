@@ -64,6 +64,11 @@ const CLOSING_REFS = `query($owner: String!, $name: String!, $number: Int!) {
   }
 }`;
 
+/** Who last edited comments or reviews (`Comment.editor`: "the editor of the comment"). */
+const COMMENT_EDITORS = `query($ids: [ID!]!) {
+  nodes(ids: $ids) { ... on Comment { id editor { login } } }
+}`;
+
 /** `/repos/OWNER/REPO`, each part encoded; throws on a name that is not `OWNER/REPO`. */
 function repoPath(repo: RepoName): string {
   const parts = repo.split("/");
@@ -230,6 +235,27 @@ export class GitHubClient {
     const data = await this.graphql<Data>(CLOSING_REFS, { owner, name, number });
     const nodes = data?.repository?.pullRequest?.closingIssuesReferences?.nodes ?? [];
     return nodes.map((n) => ({ repo: n.repository.nameWithOwner, number: n.number }));
+  }
+
+  /**
+   * Who last edited conversation comments, inline review comments or reviews, by node id
+   * (GraphQL `Comment.editor`, 100 ids a query): `null` for one nobody edited. REST does not say;
+   * the poller asks it of the entries it is about to hand over.
+   */
+  async commentEditors(nodeIds: readonly string[]): Promise<Map<string, string | null>> {
+    type Data = { nodes?: ({ id?: unknown; editor?: { login?: unknown } | null } | null)[] };
+    const out = new Map<string, string | null>();
+    for (let i = 0; i < nodeIds.length; i += 100) {
+      const ids = nodeIds.slice(i, i + 100);
+      const data = await this.graphql<Data>(COMMENT_EDITORS, { ids });
+      for (const node of data?.nodes ?? []) {
+        const login = node?.editor?.login;
+        if (typeof node?.id === "string") {
+          out.set(node.id, typeof login === "string" && login !== "" ? login : null);
+        }
+      }
+    }
+    return out;
   }
 
   /** A GraphQL query's `data`; an answer with `errors` throws a `GitHubError` (`graphql`). */

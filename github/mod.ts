@@ -37,5 +37,6 @@ export {
   type ResolveTokenOptions,
   TokenMissingError,
 } from "./token.ts";
+export { commandText } from "./command_text.ts";
 export { ATTRIBUTION, isSelfAuthored, markSelfAuthored, SELF_MARKER } from "./self_marker.ts";
 export type * from "./types.ts";

@@ -10,3 +10,28 @@ Deno.test("markSelfAuthored stamps the attribution and the marker, once", () => 
   assert.ok(!isSelfAuthored(null));
   assert.equal(markSelfAuthored(""), `${ATTRIBUTION}\n${SELF_MARKER}\n`);
 });
+
+// issue #21: the marker counts only where the-loop writes it
+Deno.test("the marker counts only on its own last line, outside quotes and code", () => {
+  assert.ok(isSelfAuthored(`Done.\r\n\r\n${ATTRIBUTION}\r\n${SELF_MARKER}\r\n`), "CRLF");
+  assert.ok(isSelfAuthored(`Done.\n${SELF_MARKER}  \n\n`), "trailing whitespace");
+  for (
+    const body of [
+      `the-loop marks its comments with ${SELF_MARKER}, see`,
+      `${SELF_MARKER}\n\nplease look`, // not where the-loop writes it: the body's end
+      `please look ${SELF_MARKER}`,
+      `it wrote:\n\n\`\`\`\n${ATTRIBUTION}\n${SELF_MARKER}\n\`\`\``,
+      `it wrote:\n\n\`\`\`\n${ATTRIBUTION}\n${SELF_MARKER}`, // an unclosed fence
+      `it wrote:\n\n> ${ATTRIBUTION}\n> ${SELF_MARKER}`,
+      `it wrote:\n> Done.\n${SELF_MARKER}`, // the quote's lazy continuation
+      `it wrote:\n\n    ${SELF_MARKER}`,
+      `it wrote \`${SELF_MARKER}\``,
+      `\`\`\nx\n${SELF_MARKER}\`\``,
+    ]
+  ) {
+    assert.ok(!isSelfAuthored(body), JSON.stringify(body));
+  }
+  // a body that only mentions the marker is marked at its end
+  const quoted = `see \`${SELF_MARKER}\``;
+  assert.equal(markSelfAuthored(quoted), `${quoted}\n\n${ATTRIBUTION}\n${SELF_MARKER}\n`);
+});

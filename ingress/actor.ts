@@ -1,10 +1,19 @@
 /**
- * Who acted, and whether they may (case 46). The actor is the comment's author for comments, the
- * review's author for reviews, and `sender` for issue and pull request events; CI events
+ * Who acted, and whether they may (case 46; issue #21). The actor is who did what the event
+ * reports: the comment's or review's author when it was written (`created`, `submitted`), and
+ * `sender` for everything else — an edit, a deletion or a dismissal of a comment or review is the
+ * sender's act, not the author's, and so are issue and pull request events. A comment or review
+ * event also names its text's author; both must be authorized, so an edit by a stranger is
+ * dropped, and so is an allowlisted person's edit of a stranger's words. CI events
  * (`workflow_run`, `check_run`, `check_suite`, `status`) carry status, not instructions, so they
  * have no actor and pass. Logins compare case-insensitively; an empty allowlist lets no human
  * through (fail closed). A close (`issues` or `pull_request` with `action: closed`) skips the
  * check so cleanup still happens — it can close a session, never spawn one.
+ *
+ * ```ts
+ * actorsOf("issue_comment", { action: "edited", comment: { user: { login: "alice" } }, sender: { login: "bob" } });
+ * // { actor: "bob", author: "alice" }
+ * ```
  *
  * @module
  */
@@ -27,14 +36,47 @@ function field(payload: Record<string, unknown>, key: string): Record<string, un
   return typeof v === "object" && v !== null ? v as Record<string, unknown> : {};
 }
 
+/** Who acted on an event, and who wrote its text. */
+export interface Actors {
+  /** Who acted: what is authorized, and what a session is recorded as. `null` for CI events. */
+  actor: string | null;
+  /** The comment's or review's author (comment and review events), else `null`. */
+  author: string | null;
+}
+
+/** The events that carry a comment's or review's text, written by its author. */
+const TEXT_EVENTS: ReadonlySet<string> = new Set([
+  "issue_comment",
+  "pull_request_review",
+  "pull_request_review_comment",
+]);
+
+/** The actions by which a comment's or review's author wrote it: they are the actor. */
+const WRITTEN = new Set(["created", "submitted"]);
+
+/** The text's author: the comment's or review's `user`; `undefined` for events with no text. */
+function authorOf(ghEvent: string, payload: Record<string, unknown>): string | null | undefined {
+  if (!TEXT_EVENTS.has(ghEvent)) return undefined;
+  const text = field(payload, ghEvent === "pull_request_review" ? "review" : "comment");
+  return login(text.user);
+}
+
+/**
+ * Who acted and who wrote the text. The author acted when the event reports the writing
+ * (`created`, `submitted`); any other action on a comment or review (`edited`, `deleted`,
+ * `dismissed`) is the sender's. `null` where the payload names nobody.
+ */
+export function actorsOf(ghEvent: string, payload: Record<string, unknown>): Actors {
+  if (CI_EVENTS.has(ghEvent)) return { actor: null, author: null };
+  const author = authorOf(ghEvent, payload);
+  if (author === undefined) return { actor: login(payload.sender), author: null };
+  const action = typeof payload.action === "string" ? payload.action : "";
+  return { actor: WRITTEN.has(action) ? author : login(payload.sender), author };
+}
+
 /** The login responsible for the event; `null` for CI events or when the payload names nobody. */
 export function actorOf(ghEvent: string, payload: Record<string, unknown>): string | null {
-  if (CI_EVENTS.has(ghEvent)) return null;
-  if (ghEvent === "issue_comment" || ghEvent === "pull_request_review_comment") {
-    return login(field(payload, "comment").user);
-  }
-  if (ghEvent === "pull_request_review") return login(field(payload, "review").user);
-  return login(payload.sender);
+  return actorsOf(ghEvent, payload).actor;
 }
 
 /** An `issues` or `pull_request` close: bypasses authorization, never spawns. */
@@ -60,4 +102,19 @@ export function isAuthorized(
   if (!actor) return false;
   const who = actor.toLowerCase();
   return authorizedUsers.some((u) => normalizeLogin(u) === who);
+}
+
+/**
+ * Whether everyone behind the event may be acted on: the actor, and for a comment or review event
+ * its text's author too (an edit of a stranger's words by an allowlisted person still carries
+ * the stranger's words).
+ */
+export function areAuthorized(
+  ghEvent: string,
+  actors: Actors,
+  authorizedUsers: readonly string[],
+): boolean {
+  if (!isAuthorized(ghEvent, actors.actor, authorizedUsers)) return false;
+  if (!TEXT_EVENTS.has(ghEvent)) return true;
+  return isAuthorized(ghEvent, actors.author, authorizedUsers);
 }

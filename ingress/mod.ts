@@ -35,7 +35,16 @@ export {
   prRef,
 } from "./extract.ts";
 export { closingKeywordRefs, issueFromBranch, type KeywordRef } from "./linkage.ts";
-export { actorOf, CI_EVENTS, isAuthorized, isLifecycleClose, normalizeLogin } from "./actor.ts";
+export {
+  actorOf,
+  type Actors,
+  actorsOf,
+  areAuthorized,
+  CI_EVENTS,
+  isAuthorized,
+  isLifecycleClose,
+  normalizeLogin,
+} from "./actor.ts";
 export { isLabeled } from "./labeled.ts";
 export { closeStateOf, kindOf, subjectOf, textOf } from "./shape.ts";
 export { type Ingress, type IngressOptions, openIngress, routingWarnings } from "./stack.ts";

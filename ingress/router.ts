@@ -16,7 +16,7 @@ import type { EventSink, Level } from "../events/mod.ts";
 import { GitHubError, isSelfAuthored } from "../github/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
 import { repoOf } from "../state/work_item.ts";
-import { actorOf, isAuthorized, isLifecycleClose } from "./actor.ts";
+import { type Actors, actorsOf, areAuthorized, isLifecycleClose } from "./actor.ts";
 import { DedupCache, DEFAULT_DEDUP_CACHE_SIZE } from "./dedup.ts";
 import { branchOnly, type Candidate, extractWorkItems, locate, prRef } from "./extract.ts";
 import { isLabeled } from "./labeled.ts";
@@ -54,6 +54,11 @@ const DROP_LEVEL: Partial<Record<DropReason, Level>> = {
 function releases(outcome: DispatchOutcome): boolean {
   return (outcome.status === "failed" && outcome.retry) ||
     (outcome.status === "settled" && outcome.reason === "spawn-policy");
+}
+
+/** The text's author when someone else acted (an edit, a deletion, a dismissal), else `null`. */
+function otherAuthor(who: Actors): string | null {
+  return who.author !== null && who.author !== who.actor ? who.author : null;
 }
 
 /** Per-event context the steps share. */
@@ -101,10 +106,10 @@ export class Router implements RouteSink {
       live: new Map(),
     };
     if (!eventFilter(ctx.policy).includes(ev.ghEvent)) {
-      return this.#drop(ctx, "disabled-event", actorOf(ev.ghEvent, ev.payload), []);
+      return this.#drop(ctx, "disabled-event", actorsOf(ev.ghEvent, ev.payload), []);
     }
     if (ev.deliveryId && !this.#dedup.remember(ev.deliveryId)) {
-      return this.#drop(ctx, "duplicate-delivery", actorOf(ev.ghEvent, ev.payload), []);
+      return this.#drop(ctx, "duplicate-delivery", actorsOf(ev.ghEvent, ev.payload), []);
     }
     try {
       const result = await this.#route(ctx, opts.signal);
@@ -123,13 +128,15 @@ export class Router implements RouteSink {
     const { ev, action, policy } = ctx;
     const items = await this.#checkExistence(ctx, await this.#extract(ctx));
     const refs = items.map((c) => c.item.ref);
-    const actor = actorOf(ev.ghEvent, ev.payload);
-    if (items.length === 0) return this.#drop(ctx, "no-work-item", actor, refs);
+    const who = actorsOf(ev.ghEvent, ev.payload);
+    const { actor } = who;
+    const author = otherAuthor(who);
+    if (items.length === 0) return this.#drop(ctx, "no-work-item", who, refs);
     const text = textOf(ev.ghEvent, ev.payload);
-    if (isSelfAuthored(text)) return this.#drop(ctx, "self-authored", actor, refs);
+    if (isSelfAuthored(text)) return this.#drop(ctx, "self-authored", who, refs);
     const close = isLifecycleClose(ev.ghEvent, action);
-    if (!close && !isAuthorized(ev.ghEvent, actor, policy.authorizedUsers)) {
-      return this.#drop(ctx, "unauthorized-actor", actor, refs);
+    if (!close && !areAuthorized(ev.ghEvent, who, policy.authorizedUsers)) {
+      return this.#drop(ctx, "unauthorized-actor", who, refs);
     }
     const targets = close ? items : [await this.#preferred(ctx, items)];
     const base = {
@@ -139,6 +146,7 @@ export class Router implements RouteSink {
       deliveryId: ev.deliveryId,
       via: ev.via,
       actor,
+      ...(author ? { author } : {}),
       labeled: isLabeled(ev.payload, policy.autoExecuteLabel),
       text,
       payload: ev.payload,
@@ -236,10 +244,11 @@ export class Router implements RouteSink {
     return { gh_event: ctx.ev.ghEvent, action: ctx.action, delivery_id: ctx.ev.deliveryId };
   }
 
-  #drop(ctx: Ctx, reason: DropReason, actor: string | null, workItems: string[]): RouteResult {
+  #drop(ctx: Ctx, reason: DropReason, who: Actors, workItems: string[]): RouteResult {
+    const { actor } = who;
     this.#events.emit(
       "routing.dropped",
-      { reason, ...this.#base(ctx), actor, work_items: workItems },
+      { reason, ...this.#base(ctx), actor, author: otherAuthor(who), work_items: workItems },
       { level: DROP_LEVEL[reason] ?? "info" },
     );
     return { status: "dropped", reason, actor };
@@ -253,6 +262,7 @@ export class Router implements RouteSink {
       action: event.action,
       delivery_id: event.deliveryId,
       actor: event.actor,
+      author: event.author ?? null,
       labeled: event.labeled,
       outcome: outcome.status,
       reason: outcome.status === "delivered" ? null : outcome.reason,

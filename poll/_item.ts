@@ -36,6 +36,33 @@ class Seen {
   }
 }
 
+/**
+ * Who last edited the entries of one read (REST does not say, GraphQL does): asked once, in one
+ * query for every entry not yet seen, the first time an entry is handed over.
+ */
+class Editors {
+  readonly #s: CycleState;
+  readonly #ids: string[];
+  #known?: Promise<Map<string, string | null>>;
+
+  constructor(s: CycleState, unseen: ThreadEntry[]) {
+    this.#s = s;
+    this.#ids = unseen.map((e) => e.nodeId);
+  }
+
+  /** The entry's last editor, `null` when nobody edited it. A failed query is asked again. */
+  async of(entry: ThreadEntry): Promise<string | null> {
+    const ids = this.#ids.includes(entry.nodeId) ? this.#ids : [entry.nodeId];
+    this.#known ??= this.#s.gh.commentEditors(ids);
+    try {
+      return (await this.#known).get(entry.nodeId) ?? null;
+    } catch (error) {
+      this.#known = undefined;
+      throw error;
+    }
+  }
+}
+
 /** After a pull request's thread is read in the same second it changed, read it once more. */
 const HOT_MS = 3_000;
 
@@ -131,8 +158,9 @@ export async function processItem(
     s.ledger.set(ref, rec);
   }
   const seen = new Seen(rec);
+  const editors = new Editors(s, thread.entries.filter((e) => !seen.has(e.nodeId)));
   if (firstSight) {
-    await baseline(s, ctx, rec, thread.entries, seen);
+    await baseline(s, ctx, rec, thread.entries, seen, editors);
     rec.spawn = { pending: true, attempts: 0 };
   } else {
     for (const entry of thread.entries) {
@@ -143,7 +171,8 @@ export async function processItem(
         seen.add(entry.nodeId); // an edit of a comment handled long ago: not a new comment
         continue;
       }
-      const routed = await handOver(s, ctx, rec, entry, seen, pending ? "retry" : "new comment");
+      const why = pending ? "retry" : "new comment";
+      const routed = await handOver(s, ctx, rec, entry, seen, editors, why);
       if (routed && !pending) rec.spawn = { ...rec.spawn, pending: true, attempts: 0 };
     }
   }
@@ -159,6 +188,7 @@ async function baseline(
   rec: ItemRecord,
   entries: ThreadEntry[],
   seen: Seen,
+  editors: Editors,
 ): Promise<void> {
   const apply = rec.baselining?.applyControl ?? false;
   for (const entry of entries) {
@@ -169,7 +199,7 @@ async function baseline(
         return !!parsed.command && !parsed.ambiguous;
       })();
     if (keyword && apply) {
-      await handOver(s, ctx, rec, entry, seen, "control keyword from before first sight");
+      await handOver(s, ctx, rec, entry, seen, editors, "control keyword from before first sight");
       continue;
     }
     seen.add(entry.nodeId);
@@ -186,10 +216,21 @@ async function handOver(
   rec: ItemRecord,
   entry: ThreadEntry,
   seen: Seen,
+  editors: Editors,
   why: string,
 ): Promise<boolean> {
   const ref = ctx.item.ref;
   const id = entry.nodeId;
+  // edited before the poller read it, the entry is the editor's act: ask who that was
+  let editor: string | null;
+  try {
+    editor = await editors.of(entry);
+  } catch (error) {
+    const reason = `who last edited it could not be asked: ${messageOf(error)}`;
+    await failed(s, ctx, rec, entry, seen, { retry: true, reason });
+    await s.ledger.flush();
+    return true;
+  }
   const wasInFlight = rec.inFlight.includes(id);
   if (wasInFlight) {
     s.events.emit("poll.redelivering", { work_item: ref, comment: id }, { flush: true });
@@ -198,7 +239,7 @@ async function handOver(
     s.ledger.touch();
     await s.ledger.flush();
   }
-  const result = await routeSafely(s, entryEvent(ctx, entry), why, ref);
+  const result = await routeSafely(s, entryEvent(ctx, entry, { editor }), why, ref);
   rec.inFlight = rec.inFlight.filter((x) => x !== id);
   s.ledger.touch();
   const v = verdictOf(result);

@@ -84,11 +84,21 @@ export function commentDeliveryId(nodeId: string): string {
   return `poll-comment-${nodeId}`;
 }
 
-/** The webhook-shaped event of one thread entry. */
-export function entryEvent(ctx: ItemContext, entry: ThreadEntry): IngressEvent {
+/**
+ * The webhook-shaped event of one thread entry. Edited by someone else before it was read
+ * (`editor`, asked over GraphQL: REST does not say), it is the `edited` delivery GitHub sent
+ * last, `sender` the editor, so the router looks at who acted as it does for a webhook.
+ */
+export function entryEvent(
+  ctx: ItemContext,
+  entry: ThreadEntry,
+  opts: { editor?: string | null } = {},
+): IngressEvent {
   const repository = repositoryOf(ctx.repo, ctx.item);
   const deliveryId = commentDeliveryId(entry.nodeId);
-  const sender = (entry.raw as { user: unknown }).user;
+  const edited = !!opts.editor && opts.editor !== entry.author;
+  const sender = edited ? { login: opts.editor } : (entry.raw as { user: unknown }).user;
+  const action = (written: string) => (edited ? "edited" : written);
   const isPull = ctx.issue.pull_request !== undefined;
   const closingIssues = isPull ? ctx.closing ?? [] : undefined;
   if (entry.kind === "comment") {
@@ -96,7 +106,13 @@ export function entryEvent(ctx: ItemContext, entry: ThreadEntry): IngressEvent {
       ghEvent: "issue_comment",
       deliveryId,
       via: "poll",
-      payload: { action: "created", issue: ctx.issue, comment: entry.raw, repository, sender },
+      payload: {
+        action: action("created"),
+        issue: ctx.issue,
+        comment: entry.raw,
+        repository,
+        sender,
+      },
       ...(closingIssues ? { closingIssues } : {}),
     };
   }
@@ -106,7 +122,13 @@ export function entryEvent(ctx: ItemContext, entry: ThreadEntry): IngressEvent {
       ghEvent: "pull_request_review",
       deliveryId,
       via: "poll",
-      payload: { action: "submitted", review: entry.raw, pull_request, repository, sender },
+      payload: {
+        action: action("submitted"),
+        review: entry.raw,
+        pull_request,
+        repository,
+        sender,
+      },
       closingIssues: closingIssues ?? [],
     };
   }
@@ -116,7 +138,7 @@ export function entryEvent(ctx: ItemContext, entry: ThreadEntry): IngressEvent {
     deliveryId,
     via: "poll",
     payload: {
-      action: "created",
+      action: action("created"),
       comment: { ...raw, line: raw.line ?? raw.original_line },
       pull_request,
       repository,

@@ -37,6 +37,8 @@ export interface PollGitHub {
     opts?: { since?: string },
   ): Promise<GitHubReviewComment[]>;
   closingIssues(repo: RepoName, number: number): Promise<IssueRef[]>;
+  /** Who last edited comments or reviews (by node id), `null` for one nobody edited. */
+  commentEditors(nodeIds: readonly string[]): Promise<Map<string, string | null>>;
   createComment(repo: RepoName, number: number, body: string): Promise<GitHubComment>;
 }
 

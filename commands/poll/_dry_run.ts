@@ -152,6 +152,7 @@ function readOnly(gh: GitHubClient) {
     listReviews: gh.listReviews.bind(gh),
     listReviewComments: gh.listReviewComments.bind(gh),
     closingIssues: gh.closingIssues.bind(gh),
+    commentEditors: gh.commentEditors.bind(gh),
     createComment: (): never => {
       throw new Error("a dry run posts nothing");
     },

@@ -1,5 +1,5 @@
 /**
- * The fake GitHub's REST (and one GraphQL query) over a {@linkcode World}: ETags and 304s,
+ * The fake GitHub's REST (and two GraphQL queries: closing issues, a comment's editor) over a {@linkcode World}: ETags and 304s,
  * `Link` pagination, rate-limit headers, injectable faults, a record of every request.
  *
  * @module
@@ -276,6 +276,13 @@ function findComment(s: ServerState, repo: string, id: number, kind: "issue" | "
 function graphql(s: ServerState, body: Json): Response {
   const q = String(body?.query ?? "");
   const v = body?.variables ?? {};
+  if (/nodes\(ids: \$ids\) \{ \.\.\. on Comment \{ id editor \{ login \} \} \}/.test(q)) {
+    const nodes = (v.ids as string[]).map((id) => {
+      const editor = s.world.editorOf(id);
+      return { id, editor: editor ? { login: editor } : null };
+    });
+    return json(200, { data: { nodes } });
+  }
   if (!/closingIssuesReferences/.test(q)) {
     return json(200, { errors: [{ message: "fake GitHub: unsupported GraphQL query" }] });
   }

@@ -352,6 +352,57 @@ export class World {
     return comment;
   }
 
+  /**
+   * `editor` edits a conversation comment, an inline review comment or a review (found by node
+   * id) to say `body`: bumps its `updated_at` (not a review's: REST has none) and the item's, and
+   * records the `edited` delivery (`sender` the editor, `changes.body.from` the old body).
+   */
+  editComment(fullName: string, nodeId: string, body: string, editor: string): Json {
+    for (const item of this.repo(fullName).items.values()) {
+      const kinds: [string, Json[]][] = [
+        ["issue_comment", item.comments],
+        ["pull_request_review", item.pull?.reviews ?? []],
+        ["pull_request_review_comment", item.pull?.reviewComments ?? []],
+      ];
+      for (const [event, list] of kinds) {
+        const entry = list.find((c) => c.node_id === nodeId);
+        if (!entry) continue;
+        const from = entry.body;
+        entry.body = body;
+        entry.__editor = editor;
+        if (event !== "pull_request_review") entry.updated_at = this.now();
+        this.#touch(item);
+        const key = event === "pull_request_review" ? "review" : "comment";
+        const where = event === "issue_comment"
+          ? { issue: item.issue }
+          : { pull_request: this.pullPayload(fullName, item.issue.number) };
+        this.#recordOther(fullName, event, "edited", editor, {
+          [key]: entry,
+          ...where,
+          changes: { body: { from } },
+        });
+        return entry;
+      }
+    }
+    throw new Error(`fake GitHub: no comment ${nodeId} in ${fullName}`);
+  }
+
+  /** Who last edited the comment or review with `nodeId` (`null`: nobody, or no such node). */
+  editorOf(nodeId: string): string | null {
+    for (const repo of this.repos.values()) {
+      for (const item of repo.items.values()) {
+        const all = [
+          ...item.comments,
+          ...(item.pull?.reviews ?? []),
+          ...(item.pull?.reviewComments ?? []),
+        ];
+        const entry = all.find((c) => c.node_id === nodeId);
+        if (entry) return entry.__editor ?? null;
+      }
+    }
+    return null;
+  }
+
   /** Adds labels (existing ones are kept once); bumps `updated_at` when one was new. */
   addLabels(fullName: string, number: number, names: string[]): Json[] {
     const item = this.item(fullName, number);
