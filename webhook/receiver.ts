@@ -26,6 +26,7 @@ import { EventLog, type EventSink } from "../events/mod.ts";
 import type { IngressEvent, RouteSink } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { IntakeThread } from "./_intake.ts";
+import { DEFAULT_INBOX_MAX_BYTES } from "./inbox.ts";
 import type { IntakeDelivery } from "./_intake_protocol.ts";
 import {
   DEFAULT_QUEUE_BYTES,
@@ -53,6 +54,12 @@ export interface ReceiverOptions {
   queue?: Pick<RouteQueueOptions<Job>, "maxJobs" | "maxBytes" | "workers">;
   /** Told when the receiver's HTTP worker died of an error (it no longer answers). */
   onDeath?: (message: string) => void;
+  /**
+   * The durable inbox (with a sink): each delivery is synced to disk here before its 202, and
+   * what an earlier run accepted and did not settle is replayed at start (`inbox.ts`). Absent:
+   * deliveries are held in memory only (lost in a crash) and refused past the queue's bounds.
+   */
+  inbox?: { dir: string; maxBytes?: number };
   /** The intake worker's module; for tests. */
   intakeUrl?: URL;
 }
@@ -61,6 +68,8 @@ export interface ReceiverOptions {
 interface Job {
   event: IngressEvent;
   bytes: number;
+  /** Its place in the inbox. */
+  seq?: number;
 }
 
 /** What {@linkcode Receiver.stop} did. */
@@ -114,10 +123,18 @@ export class Receiver {
       maxBytes: Infinity,
       workers: bounds.workers,
       run: async (job, signal) => {
+        let settled = false;
         try {
           await sink?.route(job.event, { signal });
+          settled = true;
+        } catch (error) {
+          // routing threw: it ended all the same (not replayed: a redelivery can try again);
+          // aborted by a stop: left unsettled, replayed at the next start
+          settled = !signal.aborted;
+          throw error;
         } finally {
           intake?.release(job.bytes);
+          if (settled && job.seq !== undefined) intake?.settle(job.seq);
         }
       },
       onError: (job, error) => {
@@ -131,6 +148,7 @@ export class Receiver {
         payload = JSON.parse(d.text);
       } catch (error) {
         intake?.release(d.bytes);
+        if (d.seq !== undefined) intake?.settle(d.seq);
         return routeFailed(d, error);
       }
       const event: IngressEvent = {
@@ -140,7 +158,7 @@ export class Receiver {
         payload,
         receivedAt,
       };
-      if (!queue.offer({ event, bytes: d.bytes }, d.bytes)) {
+      if (!queue.offer({ event, bytes: d.bytes, seq: d.seq }, d.bytes)) {
         // only a closed queue refuses (the worker keeps the bounds), and it closes only after the
         // worker stopped and its last deliveries were taken: said, should it ever happen
         intake?.release(d.bytes);
@@ -158,6 +176,9 @@ export class Receiver {
       // waiting + running: the queue's bound on waiting jobs plus its workers
       maxJobs: bounds.maxJobs + bounds.workers,
       maxBytes: Math.min(bounds.maxBytes, 2 ** 31 - 1),
+      inbox: sink && opts.inbox
+        ? { dir: opts.inbox.dir, maxBytes: opts.inbox.maxBytes ?? DEFAULT_INBOX_MAX_BYTES }
+        : undefined,
       onDelivery,
       events: opts.events,
       // a log file is written by the worker too (whole lines, O_APPEND): no record crosses threads
@@ -198,6 +219,7 @@ export class Receiver {
     const deadline = Date.now() + opts.graceMs;
     const requestsFinished = await this.#intake.stop({ graceMs: opts.graceMs });
     const closed = await this.#queue.close({ timeoutMs: Math.max(0, deadline - Date.now()) });
+    await this.#intake.close();
     const report: StopReport = {
       requestsFinished,
       routed: closed.finished,
