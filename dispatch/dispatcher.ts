@@ -10,7 +10,8 @@
  * - a delivery into a live session gives the item's queue back at once: the prompts that gather
  *   while an earlier delivery into that session is under way go in next, together, in order
  *   (`_batch.ts`);
- * - a delivery id a session already took is settled `duplicate-delivery`;
+ * - a delivery id a session already took is settled `duplicate-delivery`; one marked in flight
+ *   on it (pasted, maybe, just before a crash) is delivered again, its prompt saying it may repeat;
  * - a comment carrying one control keyword is executed and never forwarded; two are ambiguous;
  * - with no session, the spawn policy (`spawnOnUnmatched`, `requireStartCommand`) decides;
  * - reactions (👀 then 🎉 or 😕), the spawn announcement and refusal notes are best-effort
@@ -67,7 +68,7 @@ export interface DispatchGitHub {
 export type DispatchSessions = Pick<
   SessionStore,
   "register" | "lookup" | "live" | "update" | "touch" | "close"
->;
+> & Partial<Pick<SessionStore, "fly">>;
 
 /** The runner, with what announcements may say about it when it knows. */
 export interface DispatchRunner extends HarnessRunner {
