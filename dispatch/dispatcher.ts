@@ -65,10 +65,12 @@ export interface DispatchGitHub {
 }
 
 /** What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts`). */
-export type DispatchSessions = Pick<
-  SessionStore,
-  "register" | "lookup" | "live" | "update" | "touch" | "close"
-> & Partial<Pick<SessionStore, "fly">>;
+export type DispatchSessions =
+  & Pick<
+    SessionStore,
+    "register" | "lookup" | "live" | "update" | "touch" | "close"
+  >
+  & Partial<Pick<SessionStore, "fly">>;
 
 /** The runner, with what announcements may say about it when it knows. */
 export interface DispatchRunner extends HarnessRunner {

@@ -228,7 +228,11 @@ export class SessionStore {
     return withFileLock(this.lockPathOf(item), async () => {
       const current = await this.registry.get(item.ref);
       if (!isLive(current)) return undefined;
-      return await this.registry.note(current, { at: this.nowIso(), ids: deliveryIds, flying: true });
+      return await this.registry.note(current, {
+        at: this.nowIso(),
+        ids: deliveryIds,
+        flying: true,
+      });
     });
   }
 
