@@ -146,7 +146,7 @@ export interface CliConfig {
       pidfile: string;
       events: string[];
       /** The durable webhook inbox (`<state.root>/webhook-inbox/`). */
-      inbox: { maxBytes: number };
+      inbox: { enabled: boolean; maxBytes: number };
       routing: RoutingConfig;
     };
   };

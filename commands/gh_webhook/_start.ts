@@ -112,10 +112,12 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
         secret,
         sink: routing?.sink,
         events,
-        inbox: {
-          dir: join(config.state.root, "webhook-inbox"),
-          maxBytes: config.webhooks.ghWebhook.inbox.maxBytes,
-        },
+        inbox: config.webhooks.ghWebhook.inbox.enabled
+          ? {
+            dir: join(config.state.root, "webhook-inbox"),
+            maxBytes: config.webhooks.ghWebhook.inbox.maxBytes,
+          }
+          : undefined,
         onDeath: died,
       });
     } catch (error) {
