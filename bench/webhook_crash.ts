@@ -38,13 +38,18 @@ export interface CrashFigures {
   repeated: number;
   /** Repeats whose prompt did not say it may repeat. */
   unflagged: number;
-  /** The most repeated batches one session got in one trial (at most 1 is promised). */
+  /**
+   * The most pastes (batches) of one session whose comments came again after one kill (at most 1
+   * is promised): the pastes are told apart in the fake's log by each prompt's first line.
+   */
   max_repeated_batches_per_session: number;
   wall_s: number;
 }
 
 const CRASH = /^crash (\d+) (\d+) (\d+)$/;
 const NOTE = "(the-loop: this may repeat a message delivered just before a restart";
+/** The first line of the built-in event prompt. */
+const PROMPT_START = "A new event arrived on the work item";
 
 async function waitUntil(
   rig: LoopRig,
@@ -150,33 +155,39 @@ function tally(rig: LoopRig, seen: InputLine[], o: CrashOptions) {
     const session = rig.sessionOf.get(issue)!;
     const mine = seen.filter((l) => l.session === session);
     const count = new Map<string, number>();
-    const repeatsOf = new Map<number, number[]>(); // trial → the k's repeated
+    const firstPaste = new Map<string, number>(); // a comment → the paste it first came in
+    const repeatsOf = new Map<number, Set<number>>(); // trial → the pastes whose lines repeated
     let flag = false;
+    let paste = 0;
+    let afterSeparator = false;
     for (const { line } of mine) {
-      if (line.startsWith(NOTE)) {
-        flag = true;
+      // a prompt's first line starts a new paste unless a batch's `---` came just before it
+      if (line.startsWith(NOTE) || line.startsWith(PROMPT_START)) {
+        if (!afterSeparator && !(line.startsWith(PROMPT_START) && flag)) paste++;
+        afterSeparator = false;
+        if (line.startsWith(NOTE)) flag = true;
         continue;
       }
+      if (line === "---") afterSeparator = true;
+      else if (line.trim() !== "") afterSeparator = false;
       const m = CRASH.exec(line);
       if (!m || Number(m[2]) !== issue) continue;
       const n = (count.get(line) ?? 0) + 1;
       count.set(line, n);
-      if (n > 1) {
+      if (n === 1) firstPaste.set(line, paste);
+      else {
         repeated++;
         if (!flag) unflagged++;
-        const list = repeatsOf.get(Number(m[1])) ?? [];
-        list.push(Number(m[3]));
-        repeatsOf.set(Number(m[1]), list);
+        const pastes = repeatsOf.get(Number(m[1])) ?? new Set();
+        pastes.add(firstPaste.get(line)!);
+        repeatsOf.set(Number(m[1]), pastes);
       }
       flag = false;
     }
     for (let t = 0; t < o.kills; t++) {
       for (let k = 0; k < o.perItem; k++) if (!count.has(`crash ${t} ${issue} ${k}`)) lost++;
-      // one batch: the repeated k's of a trial are consecutive
-      const ks = (repeatsOf.get(t) ?? []).sort((a, b) => a - b);
-      let batches = ks.length > 0 ? 1 : 0;
-      for (let i = 1; i < ks.length; i++) if (ks[i] !== ks[i - 1] + 1) batches++;
-      maxBatches = Math.max(maxBatches, batches);
+      // one batch: every repeated comment of a kill first came in the same paste
+      maxBatches = Math.max(maxBatches, repeatsOf.get(t)?.size ?? 0);
     }
   }
   return {

@@ -41,7 +41,7 @@ export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): La
  * Delivers one session's batch; settles the events it did not deliver and returns the others,
  * for {@linkcode noteSent} (never throws).
  */
-export async function deliverBatch(all: Pending[]): Promise<Sent[]> {
+export async function deliverBatch(all: Pending[], landed: string[] = []): Promise<Sent[]> {
   // an event whose own dispatch was aborted while it waited is handed back, as a turn would be
   const batch: Pending[] = [];
   for (const p of all) {
@@ -73,8 +73,9 @@ export async function deliverBatch(all: Pending[]): Promise<Sent[]> {
   const hosted = hostedOf(current);
   const prompt = batch.map((p) => p.prompt).join(BATCH_SEPARATOR);
   // in flight before the paste: a crash before the note leaves them marked, and their
-  // redelivery says it may repeat (at most this batch reaches the session twice)
-  await fly(batch);
+  // redelivery says it may repeat (at most this batch reaches the session twice); the batches
+  // delivered before whose note is still behind are taken as delivered in the same line
+  await fly(batch, landed);
   let alive: boolean;
   try {
     if (runner.deliverIfAlive) {
@@ -129,11 +130,11 @@ async function relaunch(p: Pending, hosted: HostedSession) {
 }
 
 /** Marks the batch's delivery ids in flight on the session (never throws). */
-async function fly(batch: Pending[]): Promise<void> {
+async function fly(batch: Pending[], landed: string[]): Promise<void> {
   const { turn } = batch[0];
   if (!turn.deps.sessions.fly) return;
   try {
-    await turn.deps.sessions.fly(turn.ref, batch.map((p) => p.event.deliveryId));
+    await turn.deps.sessions.fly(turn.ref, batch.map((p) => p.event.deliveryId), { landed });
   } catch (err) {
     // delivered all the same; a crash before its note may repeat it unflagged
     turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");

@@ -39,3 +39,17 @@ Deno.test("a redelivery of an id in flight at a crash is delivered again, its pr
   const last = t.runner.calls.filter((c) => c.op === "deliver").at(-1)!.prompt!;
   assert.ok(!last.includes(REPEAT_NOTE));
 });
+
+Deno.test("a batch marked in flight takes the one before it, pasted and its note still behind, as delivered", async () => {
+  await using t = await setup();
+  await t.dispatcher.dispatch(comment(1, START));
+  const ref = "github:octo/repo#1";
+  await t.sessions.fly(ref, ["a1", "a2"]);
+  // a1 and a2 went in; their note is behind the next batch, which is marked in the same line
+  await t.sessions.fly(ref, ["b1"], { landed: ["a1", "a2"] });
+  const record = await t.sessions.get(ref);
+  assert.deepEqual(record?.inFlight, ["b1"], "only the last batch is in flight");
+  assert.deepEqual(record?.recentDeliveries.slice(-2), ["a1", "a2"]);
+  assert.equal((await t.sessions.lookup(ref, "a1")).duplicate, true);
+  assert.equal((await t.sessions.lookup(ref, "b1")).inFlight, true);
+});

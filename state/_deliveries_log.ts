@@ -34,6 +34,11 @@ export interface DeliveryNote {
   rev?: string;
   /** Marked in flight (before their paste), not yet delivered. */
   flying?: true;
+  /**
+   * With `flying`: ids delivered before it whose own note is not written yet (it follows), taken
+   * as delivered first. So at most one batch per session is ever in flight unnoted.
+   */
+  landed?: string[];
 }
 
 /** How many ids in flight a record remembers (newest last). */
@@ -50,7 +55,9 @@ function isNote(v: unknown): v is DeliveryNote {
   return typeof v === "object" && v !== null && typeof n.at === "string" &&
     Array.isArray(n.ids) && n.ids.every((id) => typeof id === "string") &&
     (n.rev === undefined || typeof n.rev === "string") &&
-    (n.flying === undefined || n.flying === true);
+    (n.flying === undefined || n.flying === true) &&
+    (n.landed === undefined ||
+      (Array.isArray(n.landed) && n.landed.every((id) => typeof id === "string")));
 }
 
 /** The log beside the record file `recordPath` (`x.json` → `x.deliveries.jsonl`). */
@@ -99,14 +106,17 @@ export function applyNotes(
   let flying = state.inFlight ?? [];
   for (const note of notes) {
     if (note.rev !== state.rev) continue; // noted against an earlier version of the record
-    flying = flying.filter((d) => !note.ids.includes(d));
-    if (note.flying) {
-      flying.push(...note.ids);
-      continue;
+    const delivered = note.flying ? note.landed ?? [] : note.ids;
+    if (delivered.length > 0) {
+      flying = flying.filter((d) => !delivered.includes(d));
+      recent = recent.filter((d) => !delivered.includes(d));
+      recent.push(...delivered);
+      lastEventAt = note.at;
     }
-    recent = recent.filter((d) => !note.ids.includes(d));
-    recent.push(...note.ids);
-    lastEventAt = note.at;
+    if (note.flying) {
+      flying = flying.filter((d) => !note.ids.includes(d));
+      flying.push(...note.ids);
+    }
   }
   const inFlight = flying.slice(-IN_FLIGHT_KEEP);
   return {

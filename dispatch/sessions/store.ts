@@ -223,8 +223,14 @@ export class SessionStore {
    * deliveries log; {@linkcode touch} settles them). A crash between the two leaves them marked,
    * and their redelivery is delivered again, flagged. `undefined` when there is no live session.
    */
-  fly(ref: string, deliveryIds: string[]): Promise<SessionRecord | undefined> {
+  fly(
+    ref: string,
+    deliveryIds: string[],
+    opts: { landed?: string[] } = {},
+  ): Promise<SessionRecord | undefined> {
     const item = itemOf(ref);
+    // `landed`: delivered before, their note still to come: taken as delivered in the same line
+    const landed = opts.landed?.length ? { landed: opts.landed } : {};
     return withFileLock(this.lockPathOf(item), async () => {
       const current = await this.registry.get(item.ref);
       if (!isLive(current)) return undefined;
@@ -232,6 +238,7 @@ export class SessionStore {
         at: this.nowIso(),
         ids: deliveryIds,
         flying: true,
+        ...landed,
       });
     });
   }
