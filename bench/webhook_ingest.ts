@@ -274,7 +274,7 @@ async function measureOnce(
 /** Writes the bench's config, the durable inbox on or off (the config's stat an hour old). */
 async function setInbox(dir: string, enabled: boolean): Promise<void> {
   const config = join(dir, ".the-loop", "cli-config.yaml");
-  const text = (await Deno.readTextFile(config)).replace(/\n    inbox: .*$/s, "");
+  const text = (await Deno.readTextFile(config)).replace(/\n {4}inbox: .*$/s, "");
   await Deno.writeTextFile(config, `${text}\n    inbox: { enabled: ${enabled} }\n`);
   // a config as a running daemon has it: not edited in the last second, so events look at its
   // stat only (one just written is read again at every event for RECENT_MS, as an edit is)
