@@ -69,8 +69,19 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
   if (init.log) events = new EventLog({ ...init.log, paceMs: PACE_MS });
   const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
   // the durable inbox: a delivery is on disk before its 202 (`_intake_inbox.ts`)
+  let broken = false;
   if (init.route && init.inbox) {
-    inbox = IntakeInbox.open({ ...init.inbox, credits, bounds: init, send, events });
+    try {
+      inbox = IntakeInbox.open({ ...init.inbox, credits, bounds: init, send, events });
+    } catch (error) {
+      // an inbox folder that cannot be made or read (a read-only disk): every delivery is
+      // answered 503 until a restart finds it writable — never a 202 that is not on disk
+      broken = true;
+      events.emit("webhook.inbox_failed", {
+        dir: init.inbox.dir,
+        error: error instanceof Error ? error.message : String(error),
+      }, { level: "error" });
+    }
   }
   const handler = createHandler({
     path: init.path,
@@ -81,6 +92,7 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       if (closed) return false; // stopped: nothing more is taken (503; it can be redelivered)
       if (!init.route) return true;
       if (inbox) return inbox.accept(event, body);
+      if (broken) return "inbox-failed";
       // only this thread adds, so what it reads cannot grow before it adds
       const held = {
         jobs: Atomics.load(credits, CREDIT_JOBS),

@@ -114,3 +114,43 @@ Deno.test("an inbox that cannot be written (a full disk) answers 503, never a 20
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a torn last record is skipped with webhook.inbox_torn; the receiver starts and replays the whole ones", async () => {
+  const dir = await Deno.makeTempDir();
+  const held = new RecordingSink();
+  held.gate = new Promise(() => {});
+  const a = await start(dir, held);
+  for (const id of ["w1", "w2"]) assert.equal(await a.post({ deliveryId: id }), 202);
+  await a.receiver.stop({ graceMs: 100 });
+  // a crash mid-write: the last record cut short
+  const segments = [...Deno.readDirSync(dir)].map((e) => join(dir, e.name)).sort();
+  const last = segments.findLast((p) => Deno.statSync(p).size > 0)!;
+  Deno.truncateSync(last, Deno.statSync(last).size - 5);
+  const sink = new RecordingSink();
+  const b = await start(dir, sink);
+  try {
+    await sink.until(1);
+    assert.deepEqual(sink.routed.map((e) => e.deliveryId), ["w1"]);
+    await until(() => b.events.ofType("webhook.inbox_torn").length > 0);
+    assert.equal(b.events.ofType("webhook.inbox_torn")[0].reason, "short");
+  } finally {
+    await b.receiver.stop({ graceMs: 1000 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an inbox folder that cannot be made answers every delivery 503 and says so", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = join(dir, "not-a-folder");
+  await Deno.writeTextFile(file, "");
+  const sink = new RecordingSink();
+  const { receiver, events, post } = await start(join(file, "inbox"), sink);
+  try {
+    assert.equal(await post({ deliveryId: "y1" }), 503);
+    await until(() => events.ofType("webhook.inbox_failed").length > 0);
+    assert.equal(sink.routed.length, 0);
+  } finally {
+    await receiver.stop({ graceMs: 100 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
