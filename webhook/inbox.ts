@@ -157,6 +157,8 @@ export class Inbox {
   #settled: number[] = [];
   /** Segments compacted: deleted once the batch holding their copies is synced. */
   #retiring: Segment[] = [];
+  /** Files of segments rolled over: synced with the next batch, then closed. */
+  #rolled: Deno.FsFile[] = [];
   #syncing = false;
   #closed = false;
   readonly #pace: { schedule(): void; ran(): void };
@@ -263,6 +265,8 @@ export class Inbox {
     for (const w of this.#waiters) w.reject(new Error("the webhook inbox closed"));
     this.#waiters = [];
     this.#file.close();
+    if (!this.#syncing) { for (const f of this.#rolled) f.close(); }
+    this.#rolled = [];
   }
 
   /** Puts a framed delivery record into the gathering batch, at the current segment. */
@@ -353,16 +357,21 @@ export class Inbox {
       this.#fail(error, waiters);
       return;
     }
-    if (waiters.length === 0 && retiring.length === 0) {
+    const rolled = this.#rolled;
+    if (waiters.length === 0 && retiring.length === 0 && rolled.length === 0) {
       this.#compact();
       return; // only settled marks: not synced on their own
     }
+    this.#rolled = [];
     this.#syncing = true;
-    this.#file.syncData().then(() => {
+    const files = [...rolled, this.#file];
+    Promise.all(files.map((f) => f.syncData())).then(() => {
       for (const w of waiters) w.resolve();
       for (const s of retiring) this.#delete(s);
     }, (error) => this.#fail(error, waiters)).finally(() => {
+      for (const f of rolled) f.close();
       this.#syncing = false;
+      if (this.#closed) return;
       this.#compact();
       if (this.#waiters.length > 0 || this.#chunks.length > 0 || this.#settled.length > 0) {
         if (!this.#closed) this.#pace.schedule();
@@ -433,7 +442,8 @@ export class Inbox {
     const n = (this.#segments.at(-1)?.n ?? 0) + 1;
     const path = join(this.dir, segmentName(n));
     const file = Deno.openSync(path, { write: true, create: true, truncate: true });
-    this.#file?.close();
+    // what was written to the segment before is synced (and the file closed) with the next batch
+    if (this.#file) this.#rolled.push(this.#file);
     this.#file = file;
     this.#current = { n, path, bytes: 0, live: new Set(), liveBytes: 0 };
     this.#segments.push(this.#current);
