@@ -200,8 +200,12 @@ function tally(rig: LoopRig, seen: InputLine[], o: CrashOptions) {
   };
 }
 
-/** The bench: 30 kills, each at a random moment of a 200-comment burst over 20 items. */
+/**
+ * The bench: 30 kills, each at a random moment of a 200-comment burst over 20 items
+ * (`THE_LOOP_BENCH_QUICK=1`: 3 kills; `tests/webhook_crash_test.ts` runs the 30).
+ */
 export async function run(): Promise<Record<string, unknown>> {
-  const figures = await crashTrials({ sessions: 20, perItem: 10, kills: 30, maxDelayMs: 400 });
+  const kills = Deno.env.get("THE_LOOP_BENCH_QUICK") ? 3 : 30;
+  const figures = await crashTrials({ sessions: 20, perItem: 10, kills, maxDelayMs: 400 });
   return { ...figures };
 }
