@@ -2,7 +2,8 @@
  * The webhook receiver: the HTTP server, the handler and the routing queue put together.
  * Accepting is decoupled from routing twice over:
  *
- * - in time: a delivery is answered 202 once it is verified, parsed and queued, and the queue's
+ * - in time: a delivery is answered 202 once it is verified, parsed and in the durable inbox
+ *   (`inbox.ts`: synced to disk; replayed at the next start until its routing settled), and the queue's
  *   workers hand it to the {@linkcode RouteSink} in the background, so a slow route never delays
  *   an answer and a route that throws never takes the server down (`webhook.route_failed`);
  * - in threads: the HTTP server, the body cap, the signature check and the JSON check run in a
@@ -78,7 +79,10 @@ export interface StopReport {
   requestsFinished: boolean;
   /** Deliveries routed while stopping. */
   routed: number;
-  /** Delivery ids accepted but not routed by the deadline (GitHub can redeliver them). */
+  /**
+   * Delivery ids accepted but not routed by the deadline: they stay in the inbox and are replayed
+   * at the next start (without an inbox, GitHub can redeliver them).
+   */
   handedBack: string[];
 }
 
