@@ -10,8 +10,10 @@
  *   worker of their own (`_intake_worker.ts`), which sends each accepted body's text here; this
  *   thread parses it again and routes it. Under load, answering and routing use two cores.
  *
- * The queue's bounds are kept by the worker (it answers 503 when they are reached): it counts
- * the deliveries it accepted, this thread counts down those whose routing ended.
+ * The queue's bounds are kept by the worker: it counts the deliveries it handed over, this thread
+ * counts down those whose routing ended (and tells it which inbox `seq`s settled). With the inbox,
+ * a delivery past the bounds waits on disk and is handed over later, in order; without it, the
+ * worker answers 503 when they are reached.
  *
  * ```ts
  * const receiver = await Receiver.start({ hostname: "127.0.0.1", port: 0, path: "/gh-webhook",
