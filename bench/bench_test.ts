@@ -75,11 +75,15 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
   // the idle poll cycle: one request per repo, every one a 304 (a count, not a timing)
   assert.equal(result.poll_idle_cycle.requests, 20);
   assert.equal(result.poll_idle_cycle.not_modified, 20);
+  // the SIGKILL trials of the inbox: nothing lost, every repeat flagged
+  assert.equal(result.webhook_crash.lost, 0);
+  assert.equal(result.webhook_crash.unflagged, 0);
+  assert.ok(result.webhook_crash.max_repeated_batches_per_session <= 1);
   // webhook ingest: both runs measured and reported, with signatures on
   const ingest = result.webhook_ingest;
   assert.equal(ingest.signatures, true);
   assert.equal(ingest.connections, 64);
-  for (const run of [ingest.route, ingest.no_route]) {
+  for (const run of [ingest.route, ingest.no_route, ingest.route_without_inbox]) {
     assert.ok(run.requests > 0 && run.p50_ms > 0 && run.p99_ms >= run.p50_ms, JSON.stringify(run));
     assert.equal(run.errors, 0);
   }

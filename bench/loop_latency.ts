@@ -84,6 +84,10 @@ export interface LoopRig {
   processes(): Promise<{ receiver: number; tmux: number[]; harnesses: number[] }>;
   /** What the receiver printed on stderr so far. */
   stderr(): string;
+  /** SIGKILLs the receiver (the tmux server and its harnesses live on). */
+  kill(): Promise<void>;
+  /** Starts the receiver again (after {@linkcode kill}); `url` is then its new address. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -192,23 +196,26 @@ export async function startLoopRig(
     join(dir, ".the-loop", "cli-config.yaml"),
     configYaml(dir, gh.url, opts.routingYaml ?? "", opts.runner ?? "tmux"),
   );
-  const child = spawnCli(["gh-webhook", "start", "--port", "0"], {
-    cwd: dir,
-    env: {
-      FAKE_GH_TOKEN: TOKEN,
-      THE_LOOP_GH_WEBHOOK_SECRET: SECRET,
-      THE_LOOP_TMUX_SOCKET: socket,
-      TMUX_TMPDIR: dir,
-      PATH: pathWithFakes(),
-      FAKE_HARNESS_LOG: harnessLog,
-      ...opts.env,
-    },
-  });
+  const receiverEnv = {
+    FAKE_GH_TOKEN: TOKEN,
+    THE_LOOP_GH_WEBHOOK_SECRET: SECRET,
+    THE_LOOP_TMUX_SOCKET: socket,
+    TMUX_TMPDIR: dir,
+    PATH: pathWithFakes(),
+    FAKE_HARNESS_LOG: harnessLog,
+    ...opts.env,
+  };
   const out = { stdout: "", stderr: "" };
   const drain = async (s: ReadableStream<Uint8Array>, key: "stdout" | "stderr") => {
     for await (const chunk of s.pipeThrough(new TextDecoderStream())) out[key] += chunk;
   };
-  const drained = Promise.all([drain(child.stdout, "stdout"), drain(child.stderr, "stderr")]);
+  const launch = () => {
+    const child = spawnCli(["gh-webhook", "start", "--port", "0"], { cwd: dir, env: receiverEnv });
+    out.stdout = "";
+    const drained = Promise.all([drain(child.stdout, "stdout"), drain(child.stderr, "stderr")]);
+    return { child, drained };
+  };
+  let { child, drained } = launch();
   /** `tmux -L <socket> …` on the rig's private server; its stdout. */
   const tmux = async (...args: string[]): Promise<string> => {
     const out = await new Deno.Command("tmux", {
@@ -230,13 +237,15 @@ export async function startLoopRig(
     await gh.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
-  try {
-    const url = await waitFor(
+  const ready = () =>
+    waitFor(
       () => Promise.resolve(READY.exec(out.stdout)?.[1]),
       "the receiver's ready line",
       30_000,
       () => out.stderr,
     );
+  try {
+    let url = await ready();
     const issues: number[] = [];
     for (let i = 1; i <= count; i++) {
       const issue = gh.world.addIssue(LOOP_REPO, {
@@ -279,7 +288,9 @@ export async function startLoopRig(
     await inputs(); // the boots are not inputs
     return {
       dir,
-      url,
+      get url() {
+        return url;
+      },
       harnessLog,
       eventsLog,
       gh,
@@ -343,6 +354,17 @@ export async function startLoopRig(
         return { receiver: child.pid, tmux: server > 0 ? [server] : [], harnesses };
       },
       stderr: () => out.stderr,
+      async kill() {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+        await child.status;
+        await drained.catch(() => {});
+      },
+      async restart() {
+        ({ child, drained } = launch());
+        url = await ready();
+      },
       close,
     };
   } catch (err) {

@@ -19,6 +19,7 @@ import * as hooksRemoteCommand from "./hooks_remote_command_bench.ts";
 import * as hooksRunner from "./hooks_runner_bench.ts";
 import * as hooksValidate from "./hooks_validate_bench.ts";
 import * as loopLatency from "./loop_latency.ts";
+import * as webhookCrash from "./webhook_crash.ts";
 import * as webhookIngest from "./webhook_ingest.ts";
 import * as pollIdleCycle from "./poll_idle_cycle.ts";
 import * as workspaceCost from "./workspace_cost.ts";
@@ -41,6 +42,7 @@ export const BENCHES: Record<string, BenchModule> = {
   hooks_cli_start: hooksCliStart,
   hooks_validate: hooksValidate,
   webhook_ingest: webhookIngest,
+  webhook_crash: webhookCrash,
   poll_idle_cycle: pollIdleCycle,
   workspace_cost: workspaceCost,
   loop_latency: loopLatency,

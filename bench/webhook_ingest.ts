@@ -220,9 +220,11 @@ async function measureOnce(
   seconds: number,
   wrk: boolean,
   rate = 0,
+  inbox = true,
 ): Promise<Record<string, unknown>> {
   const log = join(dir, ".the-loop", "logs", "events.jsonl");
   await Deno.remove(log).catch(() => {});
+  await setInbox(dir, inbox);
   const receiver = spawnCli([
     "gh-webhook",
     "start",
@@ -269,6 +271,28 @@ async function measureOnce(
   };
 }
 
+/** Writes the bench's config, the durable inbox on or off (the config's stat an hour old). */
+async function setInbox(dir: string, enabled: boolean): Promise<void> {
+  const config = join(dir, ".the-loop", "cli-config.yaml");
+  const text = (await Deno.readTextFile(config)).replace(/\n {4}inbox: .*$/s, "");
+  await Deno.writeTextFile(config, `${text}\n    inbox: { enabled: ${enabled} }\n`);
+  // a config as a running daemon has it: not edited in the last second, so events look at its
+  // stat only (one just written is read again at every event for RECENT_MS, as an edit is)
+  const past = new Date(Date.now() - 3_600_000);
+  await Deno.utime(config, past, past);
+}
+
+/** What the inbox's files hold after a run (its compaction keeps them small). */
+async function inboxBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  try {
+    for await (const e of Deno.readDir(join(dir, ".the-loop", "webhook-inbox"))) {
+      bytes += (await Deno.stat(join(dir, ".the-loop", "webhook-inbox", e.name))).size;
+    }
+  } catch { /* none */ }
+  return bytes;
+}
+
 /** One rate of the paced sweep: its latency and the cores the receiver and the loader used. */
 function sweepRow(rate: number, r: Record<string, unknown>) {
   const { accepted_rps, p50_ms, p99_ms, send_lag_p99_ms, receiver_cores, loader_cores } = r;
@@ -298,6 +322,8 @@ export async function run(): Promise<Record<string, unknown>> {
       throw new Error("THE_LOOP_BENCH_LOADER=wrk, but wrk is not installed (apt-get install wrk)");
     }
     const routed = await measureOnce(dir, body, true, seconds, wantWrk);
+    const inboxLeft = await inboxBytes(dir);
+    const withoutInbox = await measureOnce(dir, body, true, seconds, wantWrk, 0, false);
     const accepting = await measureOnce(dir, body, false, seconds, wantWrk);
     const paced = await measureOnce(dir, body, true, seconds, false, TARGET.rps);
     // the same paced load at lower rates: how the tail grows as the shared cores fill up
@@ -311,8 +337,14 @@ export async function run(): Promise<Record<string, unknown>> {
       signatures: true,
       cores: navigator.hardwareConcurrency,
       shared_cores: "the loader and the receiver run on the same machine and share its cores",
-      // the issue's figure: deliveries verified, accepted and routed (503 = routing queue full)
+      // the issue's figure: deliveries verified, written to the durable inbox (one fdatasync per
+      // batch) before their 202, and routed; 503 only when the inbox is full or not writable
       route: routed,
+      // what the inbox's files held after that run and its drain (settled segments deleted)
+      inbox_bytes_after: inboxLeft,
+      // the same without the inbox (webhooks.ghWebhook.inbox.enabled: false): what its durable
+      // write costs; 503 = the in-memory routing queue full
+      route_without_inbox: withoutInbox,
       // for comparison: the receiver alone (--no-route: verified, accepted, logged)
       no_route: accepting,
       // routing on, the same 64 connections paced at the target's 5,000 requests a second (the

@@ -145,6 +145,8 @@ export interface CliConfig {
       secretEnv: string;
       pidfile: string;
       events: string[];
+      /** The durable webhook inbox (`<state.root>/webhook-inbox/`). */
+      inbox: { enabled: boolean; maxBytes: number };
       routing: RoutingConfig;
     };
   };

@@ -67,10 +67,11 @@ export interface Sent {
 
 /**
  * Delivers one session's batch: settles the items that were not delivered (failed, dropped, a
- * relaunch's, which notes itself) and returns the others, for {@linkcode NoteRun}. It must not
+ * relaunch's, which notes itself) and returns the others, for {@linkcode NoteRun}. `landed` are
+ * the session's ids delivered before and not yet noted (their note is behind). It must not
  * throw.
  */
-export type BatchRun = (batch: Pending[]) => Promise<Sent[]>;
+export type BatchRun = (batch: Pending[], landed: string[]) => Promise<Sent[]>;
 
 /** Notes delivered items on their session (in delivery order) and settles them; never throws. */
 export type NoteRun = (sent: Sent[]) => Promise<void>;
@@ -173,8 +174,10 @@ export class Deliveries {
         const release = await this.#slots.take();
         this.#delivering.add(ref);
         let sent: Sent[] = [];
+        const landed = [...this.#unnoted.get(ref) ?? [], ...this.#noting.get(ref) ?? []]
+          .map((s) => s.pending.event.deliveryId);
         try {
-          sent = await this.#run(batch);
+          sent = await this.#run(batch, landed);
         } catch (err) {
           // a batch run settles its items itself; this is the last guard for an unexpected throw
           this.#fail(batch, err);

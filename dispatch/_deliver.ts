@@ -20,10 +20,20 @@ import { hostedOf } from "./sessions/mod.ts";
 /** Between the prompts of one batch: a line of its own, so each event reads as it would alone. */
 export const BATCH_SEPARATOR = "\n\n---\n\n";
 
+/**
+ * The first line of the prompt of a delivery that was in flight at a crash (marked on its
+ * session before its paste, never noted after it): it may have reached the session already.
+ */
+export const REPEAT_NOTE =
+  "(the-loop: this may repeat a message delivered just before a restart; if you already acted " +
+  "on it, do not act on it again.)";
+
 /** Queues `event` (text maybe rewritten) for `live`; its outcome comes once it was delivered. */
 export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): Later {
   turn.pickup();
-  const prompt = eventPrompt(turn, event);
+  const rendered = eventPrompt(turn, event);
+  const prompt = turn.repeat ? `${REPEAT_NOTE}\n\n${rendered}` : rendered;
+  if (turn.repeat) turn.emit("dispatch.repeat", { gh_event: event.ghEvent }, "warning");
   return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
 }
 
@@ -31,7 +41,7 @@ export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): La
  * Delivers one session's batch; settles the events it did not deliver and returns the others,
  * for {@linkcode noteSent} (never throws).
  */
-export async function deliverBatch(all: Pending[]): Promise<Sent[]> {
+export async function deliverBatch(all: Pending[], landed: string[] = []): Promise<Sent[]> {
   // an event whose own dispatch was aborted while it waited is handed back, as a turn would be
   const batch: Pending[] = [];
   for (const p of all) {
@@ -62,6 +72,10 @@ export async function deliverBatch(all: Pending[]): Promise<Sent[]> {
   }
   const hosted = hostedOf(current);
   const prompt = batch.map((p) => p.prompt).join(BATCH_SEPARATOR);
+  // in flight before the paste: a crash before the note leaves them marked, and their
+  // redelivery says it may repeat (at most this batch reaches the session twice); the batches
+  // delivered before whose note is still behind are taken as delivered in the same line
+  await fly(batch, landed);
   let alive: boolean;
   try {
     if (runner.deliverIfAlive) {
@@ -113,6 +127,18 @@ async function relaunch(p: Pending, hosted: HostedSession) {
   }
   await note([p]);
   return delivered(p, hosted, { respawned: true, batch: 1 });
+}
+
+/** Marks the batch's delivery ids in flight on the session (never throws). */
+async function fly(batch: Pending[], landed: string[]): Promise<void> {
+  const { turn } = batch[0];
+  if (!turn.deps.sessions.fly) return;
+  try {
+    await turn.deps.sessions.fly(turn.ref, batch.map((p) => p.event.deliveryId), { landed });
+  } catch (err) {
+    // delivered all the same; a crash before its note may repeat it unflagged
+    turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
+  }
 }
 
 /** Notes the batch's delivery ids on the session (at-most-once). */

@@ -61,6 +61,11 @@ export class Turn {
   readonly signal?: AbortSignal;
   /** The routing settings as they were when the turn began. */
   readonly config: RoutingConfig;
+  /**
+   * This delivery id was marked in flight on the session and never noted delivered: a crash may
+   * have pasted it already, so its prompt says it may repeat (`REPEAT_NOTE` of `_deliver.ts`).
+   */
+  repeat = false;
   #picked = false;
   #reactions: Promise<void> = Promise.resolve();
 

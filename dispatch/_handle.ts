@@ -10,7 +10,8 @@
  * | close                             | closure            | closure            | closure (disarms)          |
  *
  * A delivery id the session already took (or holds in a batch not yet delivered) is settled
- * `duplicate-delivery` first. A delivery into a live session is handed to the session's batch
+ * `duplicate-delivery` first; one it marked in flight (before a paste whose note never came: a
+ * crash) is delivered again, its prompt saying so. A delivery into a live session is handed to the session's batch
  * (`_batch.ts`) and answered later; every other step that acts on the session (a command, a
  * closure, a spawn) first waits until the session's earlier deliveries are done.
  *
@@ -34,8 +35,10 @@ export async function handle(turn: Turn): Promise<Answer> {
   // a delivery of this id still gathering or under way first (its note comes once it went in),
   // then one read of the session's record: the duplicate check and the live session
   if (deps.deliveries.has(turn.ref, event.deliveryId)) return turn.settled("duplicate-delivery");
-  const { duplicate, live } = await deps.sessions.lookup(turn.ref, event.deliveryId);
+  const { duplicate, inFlight, live } = await deps.sessions.lookup(turn.ref, event.deliveryId);
   if (duplicate) return turn.settled("duplicate-delivery");
+  // marked in flight and never noted delivered: delivered again, flagged as a possible repeat
+  if (inFlight) turn.repeat = true;
   switch (event.kind) {
     case "close":
       await deps.deliveries.drain(turn.ref);

@@ -10,7 +10,8 @@
  * - a delivery into a live session gives the item's queue back at once: the prompts that gather
  *   while an earlier delivery into that session is under way go in next, together, in order
  *   (`_batch.ts`);
- * - a delivery id a session already took is settled `duplicate-delivery`;
+ * - a delivery id a session already took is settled `duplicate-delivery`; one marked in flight
+ *   on it (pasted, maybe, just before a crash) is delivered again, its prompt saying it may repeat;
  * - a comment carrying one control keyword is executed and never forwarded; two are ambiguous;
  * - every prompt is made terminal-safe before a runner gets it (`_safe_runner.ts`): no control
  *   character, paste marker or key sequence reaches a harness;
@@ -67,10 +68,12 @@ export interface DispatchGitHub {
 }
 
 /** What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts`). */
-export type DispatchSessions = Pick<
-  SessionStore,
-  "register" | "lookup" | "live" | "update" | "touch" | "close"
->;
+export type DispatchSessions =
+  & Pick<
+    SessionStore,
+    "register" | "lookup" | "live" | "update" | "touch" | "close"
+  >
+  & Partial<Pick<SessionStore, "fly">>;
 
 /** The runner, with what announcements may say about it when it knows. */
 export interface DispatchRunner extends HarnessRunner {

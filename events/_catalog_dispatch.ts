@@ -27,6 +27,16 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
       actor: "string | null — who acted (null for CI)",
     },
   },
+  "dispatch.repeat": {
+    description:
+      "A redelivery of a delivery id that was marked in flight on its session (before its paste) and never noted delivered — a crash or kill came between the two: it is delivered again, and its prompt begins by saying it may repeat a message delivered just before a restart. At most one delivery (or one gathered batch) per session per crash.",
+    level: "warning",
+    fields: {
+      work_item: ITEM,
+      delivery_id: DELIVERY,
+      gh_event: "string — the GitHub event name",
+    },
+  },
   "dispatch.delivered": {
     description:
       "An event's prompt was delivered into its work item's live session (prompts that gathered while an earlier delivery was under way go in together, as one batch).",

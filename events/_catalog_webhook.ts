@@ -47,13 +47,42 @@ export const WEBHOOK_EVENTS: Record<string, EventType> = {
       bytes: "number — the body's size",
     },
   },
+  "webhook.inbox_torn": {
+    description:
+      "Opening the durable webhook inbox found a record cut short or failing its checksum (a crash mid-write): the rest of that segment is skipped (cut off) and the receiver starts all the same. A torn record was never answered 202.",
+    level: "warning",
+    fields: {
+      segment: "string — the segment file",
+      offset: "number — where the torn record starts",
+      bytes: "number — bytes skipped",
+      reason: "string — short | checksum",
+    },
+  },
+  "webhook.inbox_failed": {
+    description:
+      "The durable webhook inbox could not be written or synced (a full or read-only disk): the deliveries of that batch are answered 503, so GitHub shows a failure that can be redelivered. At most one record a second.",
+    level: "error",
+    fields: {
+      dir: "string — the inbox folder",
+      error: "string — what failed",
+    },
+  },
+  "webhook.replayed": {
+    description:
+      "At start, the deliveries accepted (answered 202) by an earlier run and not settled are routed again, in arrival order, before new ones.",
+    level: "info",
+    fields: {
+      deliveries: "number — how many are replayed",
+      delivery_ids: "string[] — the first 100 of their ids",
+    },
+  },
   "webhook.rejected": {
     description:
-      "A request was refused. Levels: invalid-signature, too-large and queue-full are warnings, invalid-payload and internal-error errors, not-found debug. At most one record per reason per second (a flood of bad requests, or a full queue, cannot fill the log); the next one says how many were left out. Internal errors are always written.",
+      "A request was refused. Levels: invalid-signature, too-large, queue-full and inbox-full are warnings, invalid-payload, inbox-failed and internal-error errors, not-found debug. At most one record per reason per second (a flood of bad requests, or a full queue, cannot fill the log); the next one says how many were left out. Internal errors are always written.",
     level: "warning",
     fields: {
       reason:
-        "string — invalid-signature (401) | invalid-payload (400) | too-large (413) | queue-full (503) | not-found (404) | internal-error (500)",
+        "string — invalid-signature (401) | invalid-payload (400) | too-large (413) | queue-full (503, no inbox) | inbox-full (503: the inbox's disk bound) | inbox-failed (503: the inbox could not be written) | not-found (404) | internal-error (500)",
       status: "number — the HTTP status answered",
       delivery_id: DELIVERY_ID,
       gh_event: GH_EVENT,
@@ -94,7 +123,7 @@ export const WEBHOOK_EVENTS: Record<string, EventType> = {
       routed_while_stopping: "number — queued deliveries routed while stopping",
       handed_back: "number — accepted deliveries not routed by the deadline",
       handed_back_delivery_ids:
-        "string[] — their delivery ids (at most 100): redeliver them from the webhook's Recent Deliveries",
+        "string[] — their delivery ids (at most 100): they stay in the inbox and are replayed at the next start (without an inbox, routing off: redeliver them from the webhook's Recent Deliveries)",
     },
   },
 };

@@ -15,6 +15,12 @@
  * registered anew over the old one, name an old `rev` too. A line cut short (a write under way,
  * a crash half-way) is skipped.
  *
+ * A line with `"flying": true` marks its ids **in flight**: written before their paste, so a
+ * crash between the paste and the note leaves them marked (`inFlight` of the record). The note
+ * after the paste (a line without `flying`) settles them: they leave `inFlight` and join
+ * `recentDeliveries`. A redelivery of a settled id is a duplicate; one of an id in flight is
+ * delivered again, flagged as a possible repeat.
+ *
  * @module
  */
 
@@ -26,7 +32,17 @@ export interface DeliveryNote {
   ids: string[];
   /** The `rev` of the record they were noted against (absent: a record without one). */
   rev?: string;
+  /** Marked in flight (before their paste), not yet delivered. */
+  flying?: true;
+  /**
+   * With `flying`: ids delivered before it whose own note is not written yet (it follows), taken
+   * as delivered first. So at most one batch per session is ever in flight unnoted.
+   */
+  landed?: string[];
 }
+
+/** How many ids in flight a record remembers (newest last). */
+export const IN_FLIGHT_KEEP = 50;
 
 /** Past this size the log is folded into the record at the next note. */
 export const NOTES_MAX_BYTES = 2 * 1024;
@@ -38,7 +54,10 @@ function isNote(v: unknown): v is DeliveryNote {
   const n = v as DeliveryNote;
   return typeof v === "object" && v !== null && typeof n.at === "string" &&
     Array.isArray(n.ids) && n.ids.every((id) => typeof id === "string") &&
-    (n.rev === undefined || typeof n.rev === "string");
+    (n.rev === undefined || typeof n.rev === "string") &&
+    (n.flying === undefined || n.flying === true) &&
+    (n.landed === undefined ||
+      (Array.isArray(n.landed) && n.landed.every((id) => typeof id === "string")));
 }
 
 /** The log beside the record file `recordPath` (`x.json` → `x.deliveries.jsonl`). */
@@ -67,23 +86,44 @@ export function readNotes(path: string): DeliveryNote[] {
 }
 
 /**
- * `recent` and `lastEventAt` with the notes of the record's `rev` applied in order: each id joins
- * the end (a repeat moves there), the last `keep` stay; `lastEventAt` is the last note's time.
+ * `recent`, `inFlight` and `lastEventAt` with the notes of the record's `rev` applied in order:
+ * a delivered note's ids join the end of `recent` (a repeat moves there; the last `keep` stay)
+ * and leave `inFlight`, and `lastEventAt` is its time; a flying note's ids join `inFlight` (the
+ * last {@linkcode IN_FLIGHT_KEEP} stay).
  */
 export function applyNotes(
-  state: { recentDeliveries: string[]; lastEventAt: string | null; rev?: string },
+  state: {
+    recentDeliveries: string[];
+    lastEventAt: string | null;
+    rev?: string;
+    inFlight?: string[];
+  },
   notes: readonly DeliveryNote[],
   keep: number,
-): { recentDeliveries: string[]; lastEventAt: string | null } {
+): { recentDeliveries: string[]; lastEventAt: string | null; inFlight?: string[] } {
   let recent = state.recentDeliveries;
   let lastEventAt = state.lastEventAt;
+  let flying = state.inFlight ?? [];
   for (const note of notes) {
     if (note.rev !== state.rev) continue; // noted against an earlier version of the record
-    recent = recent.filter((d) => !note.ids.includes(d));
-    recent.push(...note.ids);
-    lastEventAt = note.at;
+    const delivered = note.flying ? note.landed ?? [] : note.ids;
+    if (delivered.length > 0) {
+      flying = flying.filter((d) => !delivered.includes(d));
+      recent = recent.filter((d) => !delivered.includes(d));
+      recent.push(...delivered);
+      lastEventAt = note.at;
+    }
+    if (note.flying) {
+      flying = flying.filter((d) => !note.ids.includes(d));
+      flying.push(...note.ids);
+    }
   }
-  return { recentDeliveries: recent.slice(-keep), lastEventAt };
+  const inFlight = flying.slice(-IN_FLIGHT_KEEP);
+  return {
+    recentDeliveries: recent.slice(-keep),
+    lastEventAt,
+    ...(inFlight.length > 0 || state.inFlight ? { inFlight } : {}),
+  };
 }
 
 /**

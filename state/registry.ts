@@ -51,6 +51,11 @@ export interface SessionRecord {
   lastEventAt: string | null;
   tmuxTarget: string;
   recentDeliveries: string[];
+  /**
+   * Delivery ids marked in flight (before their paste) and not yet noted delivered: what a crash
+   * may have pasted without its note. Absent: none.
+   */
+  inFlight?: string[];
   url: string;
   /**
    * Changes at every write of the file (a random word); the lines of the deliveries log name the
@@ -248,5 +253,6 @@ function copyRecord(record: SessionRecord): SessionRecord {
     ...record,
     workItem: { ...record.workItem },
     recentDeliveries: [...record.recentDeliveries],
+    ...(record.inFlight ? { inFlight: [...record.inFlight] } : {}),
   };
 }

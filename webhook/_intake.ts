@@ -51,6 +51,9 @@ export class IntakeThread {
   #stopped?: (requestsFinished: boolean) => void;
   #stopping?: Promise<boolean>;
   #dead = false;
+  #settled: number[] = [];
+  #closing?: Promise<void>;
+  #closed?: () => void;
 
   private constructor(worker: Worker, credits: Int32Array, addr: Deno.NetAddr) {
     this.#worker = worker;
@@ -86,6 +89,8 @@ export class IntakeThread {
           reject(rebuilt(m.name, m.message));
         } else if (m.t === "stopped") {
           if (thread) thread.#stopped?.(m.requestsFinished);
+        } else if (m.t === "closed") {
+          if (thread) thread.#closed?.();
         }
       };
       worker.onerror = (e) => {
@@ -94,6 +99,7 @@ export class IntakeThread {
         if (!thread) return reject(new Error(`the receiver's HTTP worker failed: ${e.message}`));
         thread.#dead = true;
         thread.#stopped?.(false);
+        thread.#closed?.();
         opts.onDeath(e.message);
       };
       const { workerUrl: _, onDelivery: _d, events: _e, onDeath: _o, ...init } = opts;
@@ -109,8 +115,24 @@ export class IntakeThread {
   }
 
   /**
-   * Stops serving: new connections are refused at once, requests in progress get `graceMs`; then
-   * the worker ends. Resolves `true` when those requests all finished in time.
+   * The routing of inbox delivery `seq` ended: it is marked settled in the inbox (told to the
+   * worker once per turn, for all settled in it). Call after {@linkcode release}.
+   */
+  settle(seq: number): void {
+    if (this.#settled.push(seq) > 1) return;
+    queueMicrotask(() => {
+      const seqs = this.#settled;
+      this.#settled = [];
+      if (this.#dead || this.#closing) return; // unsettled: replayed at the next start
+      const message: IntakeRequest = { t: "settled", seqs };
+      this.#worker.postMessage(message);
+    });
+  }
+
+  /**
+   * Stops serving: new connections are refused at once, requests in progress get `graceMs`.
+   * Resolves `true` when those requests all finished in time. The worker lives on (for the
+   * settled marks of the routing that ends meanwhile) until {@linkcode close}.
    */
   stop(opts: { graceMs: number }): Promise<boolean> {
     return this.#stopping ??= new Promise<boolean>((resolve) => {
@@ -118,6 +140,26 @@ export class IntakeThread {
       this.#stopped = resolve;
       const message: IntakeRequest = { t: "stop", graceMs: opts.graceMs };
       this.#worker.postMessage(message);
+    });
+  }
+
+  /**
+   * After {@linkcode stop} and the last routing: the settled marks told, the inbox and the log
+   * closed, the worker ended (at the latest after `timeoutMs`).
+   */
+  close(opts: { timeoutMs: number } = { timeoutMs: 2000 }): Promise<void> {
+    return this.#closing ??= new Promise<void>((resolve) => {
+      if (this.#dead) return resolve();
+      this.#closed = resolve;
+      const seqs = this.#settled;
+      this.#settled = [];
+      if (seqs.length > 0) this.#worker.postMessage({ t: "settled", seqs } as IntakeRequest);
+      this.#worker.postMessage({ t: "close" } as IntakeRequest);
+      const timer = setTimeout(resolve, opts.timeoutMs);
+      this.#closed = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     }).finally(() => this.#worker.terminate());
   }
 }

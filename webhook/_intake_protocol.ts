@@ -36,6 +36,11 @@ export interface IntakeInit {
    * are sent to the receiver's sink.
    */
   log?: EventLogSettings;
+  /**
+   * The durable inbox (routing on): each delivery is appended and synced before its 202, and
+   * those an earlier run left unsettled are handed over first. Absent: none (bounded in memory).
+   */
+  inbox?: { dir: string; maxBytes: number };
 }
 
 /** One accepted delivery: its body as text (checked to be a JSON object) and its size in bytes. */
@@ -45,6 +50,10 @@ export interface IntakeDelivery {
   deliveryId: string;
   text: string;
   bytes: number;
+  /** Its place in the inbox (settled with {@linkcode IntakeRequest} `settled`); none without one. */
+  seq?: number;
+  /** Accepted by an earlier run and replayed at this start. */
+  replayed?: boolean;
 }
 
 /** An event the worker's handler emitted, to be written by the receiver's sink. */
@@ -63,9 +72,14 @@ export type IntakeReply =
   | { t: "listening"; hostname: string; port: number }
   | { t: "failed"; name: string; message: string }
   | { t: "batch"; items: IntakeItem[] }
-  | { t: "stopped"; requestsFinished: boolean };
+  | { t: "stopped"; requestsFinished: boolean }
+  | { t: "closed" };
 
 /** Receiver → worker. */
 export type IntakeRequest =
   | { t: "init"; init: IntakeInit }
-  | { t: "stop"; graceMs: number };
+  | { t: "stop"; graceMs: number }
+  /** The routing of these inbox deliveries ended (their credit was given back). */
+  | { t: "settled"; seqs: number[] }
+  /** After `stop` and the last routing: close the inbox and the log, then answer `closed`. */
+  | { t: "close" };

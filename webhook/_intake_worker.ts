@@ -24,6 +24,7 @@ import {
   type IntakeReply,
   type IntakeRequest,
 } from "./_intake_protocol.ts";
+import { IntakeInbox } from "./_intake_inbox.ts";
 import { fits } from "./queue.ts";
 import { WebhookServer } from "./server.ts";
 import { SignatureVerifier } from "./signature.ts";
@@ -67,6 +68,21 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
   const credits = new Int32Array(init.credits);
   if (init.log) events = new EventLog({ ...init.log, paceMs: PACE_MS });
   const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
+  // the durable inbox: a delivery is on disk before its 202 (`_intake_inbox.ts`)
+  let broken = false;
+  if (init.route && init.inbox) {
+    try {
+      inbox = IntakeInbox.open({ ...init.inbox, credits, bounds: init, send, events });
+    } catch (error) {
+      // an inbox folder that cannot be made or read (a read-only disk): every delivery is
+      // answered 503 until a restart finds it writable — never a 202 that is not on disk
+      broken = true;
+      events.emit("webhook.inbox_failed", {
+        dir: init.inbox.dir,
+        error: error instanceof Error ? error.message : String(error),
+      }, { level: "error" });
+    }
+  }
   const handler = createHandler({
     path: init.path,
     verifier,
@@ -75,6 +91,8 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
     accept: (event, body) => {
       if (closed) return false; // stopped: nothing more is taken (503; it can be redelivered)
       if (!init.route) return true;
+      if (inbox) return inbox.accept(event, body);
+      if (broken) return "inbox-failed";
       // only this thread adds, so what it reads cannot grow before it adds
       const held = {
         jobs: Atomics.load(credits, CREDIT_JOBS),
@@ -92,6 +110,7 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
 }
 
 let server: WebhookServer | undefined;
+let inbox: IntakeInbox | undefined;
 let closed = false;
 
 self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
@@ -100,15 +119,23 @@ self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
     try {
       server = await start(message.init);
       reply({ t: "listening", hostname: server.addr.hostname, port: server.addr.port });
+      inbox?.start(); // the replays go after "listening": the receiver holds the thread by then
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
       reply({ t: "failed", name: err.name, message: err.message });
     }
+  } else if (message.t === "settled") {
+    inbox?.settled(message.seqs);
   } else if (message.t === "stop") {
     const requestsFinished = server ? await server.shutdown({ graceMs: message.graceMs }) : true;
     closed = true; // a request still running past the grace time is refused, not lost
     flush();
-    if (events instanceof EventLog) events.close();
     reply({ t: "stopped", requestsFinished });
+  } else if (message.t === "close") {
+    // after the receiver's last routing ended: its settled marks came before this
+    inbox?.close();
+    flush();
+    if (events instanceof EventLog) events.close();
+    reply({ t: "closed" });
   }
 };

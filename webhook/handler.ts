@@ -5,11 +5,12 @@
  * | request                                              | status | body                          |
  * | ---------------------------------------------------- | ------ | ----------------------------- |
  * | `GET /health`, `/healthz` (trailing `/` allowed)     | 200    | `{"status":"ok"}`             |
- * | POST to the path: verified, JSON object, queued      | 202    | `{"status":"accepted"}`       |
+ * | POST to the path: verified, JSON object, in the inbox | 202   | `{"status":"accepted"}`       |
  * | POST to the path: signature missing/malformed/wrong  | 401    | `{"status":"invalid signature"}` |
  * | POST to the path: body not a JSON object             | 400    | `{"status":"invalid payload"}` |
  * | POST to the path: body over the cap                  | 413    | `{"status":"payload too large"}` |
- * | POST to the path: routing queue full                 | 503    | `{"status":"busy"}` + `Retry-After` |
+ * | POST to the path: routing queue full (no inbox)      | 503    | `{"status":"busy"}` + `Retry-After` |
+ * | POST to the path: the inbox full or not writable     | 503    | `{"status":"busy"}` + `Retry-After` |
  * | anything else                                        | 404    | `{"status":"not found"}`      |
  *
  * Neither the secret nor the body is ever put in an event. Refusals are written at most once a
@@ -25,11 +26,19 @@ import type { SignatureVerifier } from "./signature.ts";
 import { RejectionLog } from "./_rejection_log.ts";
 
 /**
- * What becomes of an accepted delivery: `false` when it could not be queued (503). `body` is the
- * text the payload was parsed from and its size in bytes (an accepter on another thread hands the
- * text over and parses it there: cheaper than copying the parsed payload).
+ * What becomes of an accepted delivery: `false` when it could not be queued (503), or the reason
+ * the durable inbox refused it (503: `inbox-full`, `inbox-failed`); the answer waits for a
+ * promise (the inbox's sync). `body` is the text the payload was parsed from, its size in bytes
+ * and the bytes themselves (an accepter on another thread hands the text over and parses it
+ * there: cheaper than copying the parsed payload).
  */
-export type Accept = (event: IngressEvent, body: { text: string; bytes: number }) => boolean;
+export type Accept = (
+  event: IngressEvent,
+  body: { text: string; bytes: number; raw: Uint8Array },
+) => AcceptAnswer | Promise<AcceptAnswer>;
+
+/** What an {@linkcode Accept} answers. */
+export type AcceptAnswer = boolean | "inbox-full" | "inbox-failed";
 
 /** Options of {@linkcode createHandler}. */
 export interface HandlerOptions {
@@ -54,6 +63,8 @@ export type RejectReason =
   | "invalid-payload"
   | "too-large"
   | "queue-full"
+  | "inbox-full"
+  | "inbox-failed"
   | "not-found"
   | "internal-error";
 
@@ -84,6 +95,8 @@ const LEVELS: Record<RejectReason, Level> = {
   "invalid-payload": "error",
   "too-large": "warning",
   "queue-full": "warning",
+  "inbox-full": "warning",
+  "inbox-failed": "error",
   "not-found": "debug",
   "internal-error": "error",
 };
@@ -170,8 +183,10 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     const record = payload as Record<string, unknown>;
     const event: IngressEvent = { ghEvent, deliveryId, via: "gh-webhook", payload: record };
     const bytes = body.bytes.length;
-    if (!opts.accept(event, { text, bytes })) {
-      return reject(req, "queue-full", 503, {}, { "retry-after": retryAfter });
+    const answer = await opts.accept(event, { text, bytes, raw: body.bytes });
+    if (answer !== true) {
+      const reason = answer === false ? "queue-full" : answer;
+      return reject(req, reason, 503, {}, { "retry-after": retryAfter });
     }
     opts.events.emit("webhook.received", {
       gh_event: clip(ghEvent),

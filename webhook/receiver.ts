@@ -2,15 +2,18 @@
  * The webhook receiver: the HTTP server, the handler and the routing queue put together.
  * Accepting is decoupled from routing twice over:
  *
- * - in time: a delivery is answered 202 once it is verified, parsed and queued, and the queue's
+ * - in time: a delivery is answered 202 once it is verified, parsed and in the durable inbox
+ *   (`inbox.ts`: synced to disk; replayed at the next start until its routing settled), and the queue's
  *   workers hand it to the {@linkcode RouteSink} in the background, so a slow route never delays
  *   an answer and a route that throws never takes the server down (`webhook.route_failed`);
  * - in threads: the HTTP server, the body cap, the signature check and the JSON check run in a
  *   worker of their own (`_intake_worker.ts`), which sends each accepted body's text here; this
  *   thread parses it again and routes it. Under load, answering and routing use two cores.
  *
- * The queue's bounds are kept by the worker (it answers 503 when they are reached): it counts
- * the deliveries it accepted, this thread counts down those whose routing ended.
+ * The queue's bounds are kept by the worker: it counts the deliveries it handed over, this thread
+ * counts down those whose routing ended (and tells it which inbox `seq`s settled). With the inbox,
+ * a delivery past the bounds waits on disk and is handed over later, in order; without it, the
+ * worker answers 503 when they are reached.
  *
  * ```ts
  * const receiver = await Receiver.start({ hostname: "127.0.0.1", port: 0, path: "/gh-webhook",
@@ -26,6 +29,7 @@ import { EventLog, type EventSink } from "../events/mod.ts";
 import type { IngressEvent, RouteSink } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { IntakeThread } from "./_intake.ts";
+import { DEFAULT_INBOX_MAX_BYTES } from "./inbox.ts";
 import type { IntakeDelivery } from "./_intake_protocol.ts";
 import {
   DEFAULT_QUEUE_BYTES,
@@ -53,6 +57,12 @@ export interface ReceiverOptions {
   queue?: Pick<RouteQueueOptions<Job>, "maxJobs" | "maxBytes" | "workers">;
   /** Told when the receiver's HTTP worker died of an error (it no longer answers). */
   onDeath?: (message: string) => void;
+  /**
+   * The durable inbox (with a sink): each delivery is synced to disk here before its 202, and
+   * what an earlier run accepted and did not settle is replayed at start (`inbox.ts`). Absent:
+   * deliveries are held in memory only (lost in a crash) and refused past the queue's bounds.
+   */
+  inbox?: { dir: string; maxBytes?: number };
   /** The intake worker's module; for tests. */
   intakeUrl?: URL;
 }
@@ -61,6 +71,8 @@ export interface ReceiverOptions {
 interface Job {
   event: IngressEvent;
   bytes: number;
+  /** Its place in the inbox. */
+  seq?: number;
 }
 
 /** What {@linkcode Receiver.stop} did. */
@@ -69,7 +81,10 @@ export interface StopReport {
   requestsFinished: boolean;
   /** Deliveries routed while stopping. */
   routed: number;
-  /** Delivery ids accepted but not routed by the deadline (GitHub can redeliver them). */
+  /**
+   * Delivery ids accepted but not routed by the deadline: they stay in the inbox and are replayed
+   * at the next start (without an inbox, GitHub can redeliver them).
+   */
   handedBack: string[];
 }
 
@@ -114,10 +129,18 @@ export class Receiver {
       maxBytes: Infinity,
       workers: bounds.workers,
       run: async (job, signal) => {
+        let settled = false;
         try {
           await sink?.route(job.event, { signal });
+          settled = true;
+        } catch (error) {
+          // routing threw: it ended all the same (not replayed: a redelivery can try again);
+          // aborted by a stop: left unsettled, replayed at the next start
+          settled = !signal.aborted;
+          throw error;
         } finally {
           intake?.release(job.bytes);
+          if (settled && job.seq !== undefined) intake?.settle(job.seq);
         }
       },
       onError: (job, error) => {
@@ -131,6 +154,7 @@ export class Receiver {
         payload = JSON.parse(d.text);
       } catch (error) {
         intake?.release(d.bytes);
+        if (d.seq !== undefined) intake?.settle(d.seq);
         return routeFailed(d, error);
       }
       const event: IngressEvent = {
@@ -140,7 +164,7 @@ export class Receiver {
         payload,
         receivedAt,
       };
-      if (!queue.offer({ event, bytes: d.bytes }, d.bytes)) {
+      if (!queue.offer({ event, bytes: d.bytes, seq: d.seq }, d.bytes)) {
         // only a closed queue refuses (the worker keeps the bounds), and it closes only after the
         // worker stopped and its last deliveries were taken: said, should it ever happen
         intake?.release(d.bytes);
@@ -158,6 +182,9 @@ export class Receiver {
       // waiting + running: the queue's bound on waiting jobs plus its workers
       maxJobs: bounds.maxJobs + bounds.workers,
       maxBytes: Math.min(bounds.maxBytes, 2 ** 31 - 1),
+      inbox: sink && opts.inbox
+        ? { dir: opts.inbox.dir, maxBytes: opts.inbox.maxBytes ?? DEFAULT_INBOX_MAX_BYTES }
+        : undefined,
       onDelivery,
       events: opts.events,
       // a log file is written by the worker too (whole lines, O_APPEND): no record crosses threads
@@ -198,6 +225,7 @@ export class Receiver {
     const deadline = Date.now() + opts.graceMs;
     const requestsFinished = await this.#intake.stop({ graceMs: opts.graceMs });
     const closed = await this.#queue.close({ timeoutMs: Math.max(0, deadline - Date.now()) });
+    await this.#intake.close();
     const report: StopReport = {
       requestsFinished,
       routed: closed.finished,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import type { LoadedConfig } from "../../config/mod.ts";
 import { ConfigReloader } from "../../daemon/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
@@ -111,6 +112,12 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
         secret,
         sink: routing?.sink,
         events,
+        inbox: config.webhooks.ghWebhook.inbox.enabled
+          ? {
+            dir: join(config.state.root, "webhook-inbox"),
+            maxBytes: config.webhooks.ghWebhook.inbox.maxBytes,
+          }
+          : undefined,
         onDeath: died,
       });
     } catch (error) {
@@ -136,7 +143,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     warn(
       ctx,
       `${report.handedBack.length} accepted deliveries were not routed before the deadline; ` +
-        `redeliver them from the webhook's Recent Deliveries: ${report.handedBack.join(", ")}`,
+        `they stay in the webhook inbox and are replayed at the next start: ` +
+        report.handedBack.join(", "),
     );
   }
   if (dead !== undefined) {

@@ -219,16 +219,45 @@ export class SessionStore {
   }
 
   /**
-   * One read for a turn's first two questions: whether the record of `ref` (whatever its status)
-   * remembers `deliveryId`, and the live session, if any.
+   * Marks deliveries in flight on the live session of `ref`, before their paste (a line of its
+   * deliveries log; {@linkcode touch} settles them). A crash between the two leaves them marked,
+   * and their redelivery is delivered again, flagged. `undefined` when there is no live session.
+   */
+  fly(
+    ref: string,
+    deliveryIds: string[],
+    opts: { landed?: string[] } = {},
+  ): Promise<SessionRecord | undefined> {
+    const item = itemOf(ref);
+    // `landed`: delivered before, their note still to come: taken as delivered in the same line
+    const landed = opts.landed?.length ? { landed: opts.landed } : {};
+    return withFileLock(this.lockPathOf(item), async () => {
+      const current = await this.registry.get(item.ref);
+      if (!isLive(current)) return undefined;
+      return await this.registry.note(current, {
+        at: this.nowIso(),
+        ids: deliveryIds,
+        flying: true,
+        ...landed,
+      });
+    });
+  }
+
+  /**
+   * One read for a turn's first questions: whether the record of `ref` (whatever its status)
+   * remembers `deliveryId` as delivered (a duplicate) or as in flight (pasted, maybe, just before
+   * a restart), and the live session, if any.
    */
   async lookup(
     ref: string,
     deliveryId: string,
-  ): Promise<{ duplicate: boolean; live: SessionRecord | undefined }> {
+  ): Promise<{ duplicate: boolean; inFlight?: boolean; live: SessionRecord | undefined }> {
     const record = await this.registry.get(ref);
+    const duplicate = record?.recentDeliveries.includes(deliveryId) ?? false;
+    const inFlight = !duplicate && (record?.inFlight?.includes(deliveryId) ?? false);
     return {
-      duplicate: record?.recentDeliveries.includes(deliveryId) ?? false,
+      duplicate,
+      ...(inFlight ? { inFlight } : {}),
       live: isLive(record) ? record : undefined,
     };
   }

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { MemorySink } from "../events/mod.ts";
+import { Receiver, type ReceiverOptions } from "./mod.ts";
+import { deferred, delivery, RecordingSink } from "./_test_utils.ts";
+
+/** Waits for `check` (the worker's records come in its next batch), failing only a hung test. */
+async function until(check: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; !check();) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function start(dir: string, sink: RecordingSink, o: Partial<ReceiverOptions> = {}) {
+  const events = new MemorySink({ strict: true });
+  const receiver = await Receiver.start({
+    hostname: "127.0.0.1",
+    port: 0,
+    path: "/gh-webhook",
+    secret: "s3cret-for-tests",
+    sink,
+    events,
+    inbox: { dir },
+    ...o,
+  });
+  const post = async (opts: Parameters<typeof delivery>[1] = {}) => {
+    const res = await fetch(await delivery(receiver.url, opts));
+    await res.body?.cancel();
+    return res.status;
+  };
+  return { receiver, events, post };
+}
+
+Deno.test("a 202 is a promise: what was accepted and not routed is replayed at the next start, in order", async () => {
+  const dir = await Deno.makeTempDir();
+  const held = new RecordingSink();
+  held.gate = new Promise(() => {}); // routing never ends: as if the process died
+  const a = await start(dir, held);
+  const ids = ["d1", "d2", "d3", "d4", "d5"];
+  for (const id of ids) assert.equal(await a.post({ deliveryId: id }), 202);
+  const report = await a.receiver.stop({ graceMs: 100 });
+  assert.equal(report.handedBack.length, 5);
+  const sink = new RecordingSink();
+  const b = await start(dir, sink);
+  await sink.until(5);
+  assert.deepEqual(sink.routed.map((e) => e.deliveryId), ids);
+  assert.deepEqual(b.events.ofType("webhook.replayed")[0].delivery_ids, ids);
+  await b.receiver.stop({ graceMs: 1000 });
+  // routed: settled, so nothing comes back a third time
+  const third = new RecordingSink();
+  const c = await start(dir, third);
+  await c.receiver.stop({ graceMs: 1000 });
+  assert.equal(third.routed.length, 0);
+  assert.equal(c.events.ofType("webhook.replayed").length, 0);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("the inbox absorbs a burst past the memory bounds: nothing is refused, all is routed in order", async () => {
+  const dir = await Deno.makeTempDir();
+  const sink = new RecordingSink();
+  const gate = deferred();
+  sink.gate = gate.promise;
+  const { receiver, post } = await start(dir, sink, { queue: { maxJobs: 2, workers: 1 } });
+  try {
+    const ids = Array.from({ length: 60 }, (_, i) => `b${i}`);
+    const answers = [];
+    // one after another, so the arrival order is known (routing one at a time keeps it)
+    for (const id of ids) answers.push(await post({ deliveryId: id }));
+    assert.deepEqual(answers, ids.map(() => 202));
+    gate.resolve();
+    await sink.until(60);
+    assert.deepEqual(sink.routed.map((e) => e.deliveryId), ids);
+  } finally {
+    await receiver.stop({ graceMs: 1000 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a full inbox answers 503 inbox-full", async () => {
+  const dir = await Deno.makeTempDir();
+  const sink = new RecordingSink();
+  sink.gate = new Promise(() => {});
+  const { receiver, events, post } = await start(dir, sink, { inbox: { dir, maxBytes: 4096 } });
+  try {
+    const payload = { action: "created", pad: "x".repeat(1000) };
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await post({ deliveryId: `f${i}`, payload }));
+    assert.deepEqual(answers.slice(0, 3), [202, 202, 202]);
+    assert.equal(answers.at(-1), 503);
+    await until(() => events.ofType("webhook.rejected").length > 0);
+    assert.equal(events.ofType("webhook.rejected")[0].reason, "inbox-full");
+  } finally {
+    await receiver.stop({ graceMs: 100 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an inbox that cannot be written (a full disk) answers 503, never a 202", async () => {
+  const dir = await Deno.makeTempDir();
+  // the segment the receiver opens is a device that is always full
+  await Deno.symlink("/dev/full", join(dir, "000000000001.seg"));
+  const sink = new RecordingSink();
+  const { receiver, events, post } = await start(dir, sink);
+  try {
+    assert.equal(await post({ deliveryId: "x1" }), 503);
+    await until(() => events.ofType("webhook.rejected").length > 0);
+    assert.equal(events.ofType("webhook.rejected")[0].reason, "inbox-failed");
+    assert.equal(events.ofType("webhook.inbox_failed").length, 1);
+    assert.equal(events.ofType("webhook.received").length, 0);
+    assert.equal(sink.routed.length, 0);
+  } finally {
+    await receiver.stop({ graceMs: 100 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a torn last record is skipped with webhook.inbox_torn; the receiver starts and replays the whole ones", async () => {
+  const dir = await Deno.makeTempDir();
+  const held = new RecordingSink();
+  held.gate = new Promise(() => {});
+  const a = await start(dir, held);
+  for (const id of ["w1", "w2"]) assert.equal(await a.post({ deliveryId: id }), 202);
+  await a.receiver.stop({ graceMs: 100 });
+  // a crash mid-write: the last record cut short
+  const segments = [...Deno.readDirSync(dir)].map((e) => join(dir, e.name)).sort();
+  const last = segments.findLast((p) => Deno.statSync(p).size > 0)!;
+  Deno.truncateSync(last, Deno.statSync(last).size - 5);
+  const sink = new RecordingSink();
+  const b = await start(dir, sink);
+  try {
+    await sink.until(1);
+    assert.deepEqual(sink.routed.map((e) => e.deliveryId), ["w1"]);
+    await until(() => b.events.ofType("webhook.inbox_torn").length > 0);
+    assert.equal(b.events.ofType("webhook.inbox_torn")[0].reason, "short");
+  } finally {
+    await b.receiver.stop({ graceMs: 1000 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an inbox folder that cannot be made answers every delivery 503 and says so", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = join(dir, "not-a-folder");
+  await Deno.writeTextFile(file, "");
+  const sink = new RecordingSink();
+  const { receiver, events, post } = await start(join(file, "inbox"), sink);
+  try {
+    assert.equal(await post({ deliveryId: "y1" }), 503);
+    await until(() => events.ofType("webhook.inbox_failed").length > 0);
+    assert.equal(sink.routed.length, 0);
+  } finally {
+    await receiver.stop({ graceMs: 100 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
