@@ -183,7 +183,10 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     const record = payload as Record<string, unknown>;
     const event: IngressEvent = { ghEvent, deliveryId, via: "gh-webhook", payload: record };
     const bytes = body.bytes.length;
-    const answer = await opts.accept(event, { text, bytes, raw: body.bytes });
+    const accepted = opts.accept(event, { text, bytes, raw: body.bytes });
+    // awaited only when it is a promise: a plain answer keeps the record in this microtask, ahead
+    // of the intake's hand-over (which flushes the records it goes with)
+    const answer = accepted instanceof Promise ? await accepted : accepted;
     if (answer !== true) {
       const reason = answer === false ? "queue-full" : answer;
       return reject(req, reason, 503, {}, { "retry-after": retryAfter });
