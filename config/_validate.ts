@@ -238,8 +238,19 @@ export function harnessEnvProblems(data: unknown, parsed: ParsedYaml, file: stri
   }
   const set = at(harnessEnv, "set");
   if (isMapping(set)) {
-    for (const name of Object.keys(set)) {
+    for (const [name, value] of Object.entries(set)) {
       if (name === secret || tokens.has(name)) refuse(["harnessEnv", "set", name], true, name);
+      else if (typeof value === "string" && looksLikeToken(value)) {
+        // a secret never goes in this file: it is passed by its variable's name
+        const full = [...routingPath, "harnessEnv", "set", name];
+        problems.push({
+          file,
+          ...locateNear(parsed, full, false),
+          path: formatKeyPath(full),
+          message: `this looks like a token, and secrets never go in this file: put it in a ` +
+            `variable of the daemon's environment and name it in harnessEnv.pass instead`,
+        });
+      }
     }
   }
   const agent = at(at(routing, "agentToken"), "env");

@@ -83,6 +83,17 @@ Deno.test("harnessEnv and agentToken: defaults, and what a file gives", async ()
   ].join("\n"))).webhooks.ghWebhook.routing;
   assert.deepEqual(routing.harnessEnv, { pass: ["EDITOR"], set: { GIT_AUTHOR_NAME: "the-loop" } });
   assert.deepEqual(routing.agentToken, { env: "AGENT_GH_TOKEN" });
+  // a token pasted as a value is refused, and not echoed
+  const GHP = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"; // token-shaped, not a real token
+  const pasted = await problems(
+    `webhooks: { ghWebhook: { routing: { harnessEnv: { set: { API_KEY: ${GHP} } } } } }`,
+  );
+  assert.deepEqual(pasted, [
+    "F:1:67: webhooks.ghWebhook.routing.harnessEnv.set.API_KEY: this looks like a token, and " +
+    "secrets never go in this file: put it in a variable of the daemon's environment and name " +
+    "it in harnessEnv.pass instead",
+  ]);
+  assert.ok(!pasted.join("\n").includes(GHP));
   // a name that is not a variable's, and a token pasted in place of a name, are refused
   const bad = await problems(
     "webhooks: { ghWebhook: { routing: { harnessEnv: { pass: ['a b'] }, agentToken: {} } } }",
