@@ -162,6 +162,7 @@ webhooks:
       spawnOnUnmatched: labeled
       registryDir: ${join(dir, "registry")}
       runner: ${runner}
+      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_SLEEP_MS] }
       harnessTrust:
         enabled: false
       workspace:

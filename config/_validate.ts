@@ -192,3 +192,68 @@ export function envDefaultProblems(
   walk(schema, data, []);
   return problems;
 }
+
+/** A mapping's key, or `undefined`. */
+function at(value: unknown, key: string): unknown {
+  return isMapping(value) ? value[key] : undefined;
+}
+
+/**
+ * The variables `routing.harnessEnv` and `routing.agentToken` must not name: the webhook secret's
+ * (`webhooks.ghWebhook.secretEnv`) anywhere — it forges signed deliveries — and the daemon's own
+ * GitHub token (`github.tokenEnv`, `GH_TOKEN`, `GITHUB_TOKEN`) in `harnessEnv`, where
+ * `agentToken` is the way to hand the agent a token. Each naming is a problem at its place in the
+ * file. Run on data the schema accepted.
+ */
+export function harnessEnvProblems(data: unknown, parsed: ParsedYaml, file: string): Problem[] {
+  const secretEnv = at(at(at(data, "webhooks"), "ghWebhook"), "secretEnv");
+  const secret = typeof secretEnv === "string" ? secretEnv : "THE_LOOP_GH_WEBHOOK_SECRET";
+  const tokenEnv = at(at(data, "github"), "tokenEnv");
+  const tokens = new Set([typeof tokenEnv === "string" ? tokenEnv : "GITHUB_TOKEN"]);
+  tokens.add("GH_TOKEN").add("GITHUB_TOKEN");
+  const routingPath: KeyPath = ["webhooks", "ghWebhook", "routing"];
+  const routing = at(at(at(data, "webhooks"), "ghWebhook"), "routing");
+  const problems: Problem[] = [];
+  const refuse = (path: KeyPath, key: boolean, name: string) => {
+    const full = [...routingPath, ...path];
+    const message = name === secret
+      ? `${name} holds the webhook secret (webhooks.ghWebhook.secretEnv), which must never reach ` +
+        "the agent (it forges signed deliveries): remove it"
+      : `${name} holds the daemon's GitHub token, which is not handed to the agent: remove it, ` +
+        "and to give the agent a token set routing.agentToken: {env: NAME} to a narrower, " +
+        "fine-grained token's variable";
+    problems.push({
+      file,
+      ...locateNear(parsed, full, key),
+      path: formatKeyPath(full),
+      message,
+    });
+  };
+  const harnessEnv = at(routing, "harnessEnv");
+  const pass = at(harnessEnv, "pass");
+  if (Array.isArray(pass)) {
+    pass.forEach((name, i) => {
+      if (name === secret || tokens.has(name)) refuse(["harnessEnv", "pass", i], false, name);
+    });
+  }
+  const set = at(harnessEnv, "set");
+  if (isMapping(set)) {
+    for (const [name, value] of Object.entries(set)) {
+      if (name === secret || tokens.has(name)) refuse(["harnessEnv", "set", name], true, name);
+      else if (typeof value === "string" && looksLikeToken(value)) {
+        // a secret never goes in this file: it is passed by its variable's name
+        const full = [...routingPath, "harnessEnv", "set", name];
+        problems.push({
+          file,
+          ...locateNear(parsed, full, false),
+          path: formatKeyPath(full),
+          message: `this looks like a token, and secrets never go in this file: put it in a ` +
+            `variable of the daemon's environment and name it in harnessEnv.pass instead`,
+        });
+      }
+    }
+  }
+  const agent = at(at(routing, "agentToken"), "env");
+  if (agent === secret) refuse(["agentToken", "env"], false, agent);
+  return problems.sort(byPosition);
+}

@@ -135,7 +135,9 @@ export async function configFromText(
   let locate: (keyPath: KeyPath) => Position | undefined = () => undefined;
   let data: unknown = {};
   // ajv is imported here, not at the top, so that importing this module stays cheap
-  const { envDefaultProblems, validateConfig } = await import("./_validate.ts");
+  const { envDefaultProblems, harnessEnvProblems, validateConfig } = await import(
+    "./_validate.ts"
+  );
   let problems: Problem[] = [];
   if (text !== null && file !== null) {
     const parsed = parseYaml(text, file);
@@ -143,6 +145,8 @@ export async function configFromText(
     data = parsed.data ?? {};
     locate = parsed.locate;
     problems = validateConfig(CONFIG_SCHEMA, data, parsed, file);
+    // what the schema cannot say: the variables the agent's environment must never hold
+    if (problems.length === 0) problems = harnessEnvProblems(data, parsed, file);
   }
   // the variables that supply defaults ($GITHUB_API_URL) are checked too, listed after the file's
   problems = [...problems, ...envDefaultProblems(CONFIG_SCHEMA, data, opts.env)];

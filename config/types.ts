@@ -91,6 +91,10 @@ export interface RoutingConfig {
   /** Absolute path, or `""` for the built-in template. */
   spawnPromptTemplate: string;
   harnessArgs: { claude: string[]; cursor: string[] };
+  /** Beyond the allowlist: names passed through from the daemon's environment, and values. */
+  harnessEnv: { pass: string[]; set: Record<string, string> };
+  /** The variable whose value the agent gets as `GH_TOKEN`; absent: no token. */
+  agentToken?: { env: string };
   harnessTrust: {
     enabled: boolean;
     scope: "workspace-root" | "directory";

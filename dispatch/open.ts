@@ -51,6 +51,11 @@ export interface OpenDispatchOptions {
    */
   registry?: RegistryDir;
   controlStore?: ControlStore;
+  /**
+   * The daemon's environment the harness's is built from (only the allowlist and what
+   * `routing.harnessEnv`/`agentToken` name reach the agent); default `Deno.env.toObject()`.
+   */
+  baseEnv?: Record<string, string>;
 }
 
 /** The stack, and how to hand it a reloaded config. */
@@ -71,15 +76,22 @@ export function remoteOf(template: string, item: WorkItemRef): string {
 }
 
 function runnerOf(
-  o: Pick<OpenDispatchOptions, "config" | "env" | "warn" | "events" | "daemon">,
+  o: Pick<OpenDispatchOptions, "config" | "env" | "warn" | "events" | "daemon" | "baseEnv">,
   routing: () => RoutingConfig,
 ): HarnessRunner {
   const now = routing();
   const extraArgs = (h: HarnessName) => [...(routing().harnessArgs[h] ?? [])];
+  // the harness's environment: the allowlist, `harnessEnv`, the agent's token when opted in
+  const environment = {
+    baseEnv: o.baseEnv,
+    harnessEnv: now.harnessEnv,
+    agentTokenEnv: now.agentToken?.env,
+  };
   if (now.runner === "tmux") {
     return new TmuxRunner({
       adapter: adapterFor,
       extraArgs,
+      ...environment,
       tmux: now.tmux,
       // a private tmux server (`tmux -L NAME`) instead of the user's default one
       socket: o.env("THE_LOOP_TMUX_SOCKET") || undefined,
@@ -97,6 +109,7 @@ function runnerOf(
   return new ProcessRunner({
     adapter: adapterFor,
     extraArgs,
+    ...environment,
     logDir: join(o.config.state.root, "logs", "sessions"),
     timeoutMs: now.dispatchTimeoutSeconds * 1000,
   });

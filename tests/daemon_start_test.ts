@@ -23,6 +23,7 @@ function config(apiUrl: string, hooks = ""): string {
     "      authorizedUsers: [alice]",
     "      spawnOnUnmatched: labeled",
     "      runner: process",
+    "      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_SLEEP_MS] }",
     "      workspace: { enabled: false }",
     "polling:",
     "  sources: [{ provider: github, repos: [octo/repo] }]",

@@ -27,6 +27,7 @@ Deno.test("SIGKILL at random moments, real sessions: every comment reaches the a
       "      authorizedUsers: [alice]",
       "      spawnOnUnmatched: labeled",
       "      runner: process",
+      "      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_SLEEP_MS] }",
       "      workspace: { enabled: false }",
       "      harnessTrust: { enabled: false }",
       "      reactions: { enabled: false }",

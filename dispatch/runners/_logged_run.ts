@@ -17,6 +17,7 @@ export interface LoggedRun {
   /** The same arguments with the prompt masked, for the log header. */
   shownArgs: string[];
   cwd: string;
+  /** The harness's whole environment (the daemon's is not inherited). */
   env: Record<string, string>;
   logFile: string;
   timeoutMs: number;
@@ -53,7 +54,9 @@ export async function loggedRun(r: LoggedRun): Promise<string> {
       child = new Deno.Command(r.program, {
         args: r.args,
         cwd: r.cwd,
+        // the whole environment: nothing of the daemon's own (its secrets) is inherited
         env: r.env,
+        clearEnv: true,
         stdin: "null",
         stdout: "piped",
         stderr: "piped",

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { RoutingConfig } from "../../config/types.ts";
 import { adapterFor } from "../harness/mod.ts";
 import type { HarnessName, HostedSession } from "../seams.ts";
-import { type ResumeFailure, TmuxRunner } from "./mod.ts";
+import { type ResumeFailure, TmuxRunner, type TmuxRunnerOptions } from "./mod.ts";
 import { tmuxOk } from "./_tmux_cli.ts";
 import { pathWithFakes } from "../../tests/fake_harness/mod.ts";
 
@@ -23,6 +23,8 @@ export async function tmuxSetup(
     tmux?: Partial<RoutingConfig["tmux"]>;
     /** The runner keeps a control-mode client (a daemon's runner); default false. */
     control?: boolean;
+    /** What the harness's environment is built from (the runner's options of those names). */
+    environment?: Pick<TmuxRunnerOptions, "baseEnv" | "harnessEnv" | "agentTokenEnv">;
   } = {},
 ) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-tmux-" }));
@@ -50,6 +52,7 @@ export async function tmuxSetup(
     onRespawned: (s, info) => respawns.push({ slug: s.slug, ...info }),
     warn: (m) => warnings.push(m),
     control: opts.control,
+    ...opts.environment,
   });
   const session = (
     n: number,

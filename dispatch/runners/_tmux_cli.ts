@@ -9,7 +9,11 @@
 export interface TmuxCli {
   /** `tmux -L <socket>` (a private server, for tests); the default server when absent. */
   socket?: string;
-  /** Added to the environment of the tmux client (and of the server, when this starts it). */
+  /**
+   * The whole environment of the tmux client (and of the server, when this starts it; `PATH`
+   * is the daemon's when it is not given): the daemon's own environment is not inherited, so a
+   * server the-loop starts holds none of its secrets in `show-environment -g`.
+   */
   env: Record<string, string>;
   /** A persistent control-mode client; commands go through it when it is available. */
   control?: {
@@ -47,9 +51,10 @@ export function tmuxArgv(cli: TmuxCli, commands: string[][]): string[] {
   return argv;
 }
 
-/** The environment of a tmux client of `cli`. */
+/** The environment of a tmux client of `cli`: `cli.env` alone (and the daemon's `PATH`). */
 export function clientEnv(cli: TmuxCli): Record<string, string> {
-  const env = { ...Deno.env.toObject(), ...cli.env };
+  const path = Deno.env.get("PATH");
+  const env: Record<string, string> = { ...(path === undefined ? {} : { PATH: path }), ...cli.env };
   // inside a tmux pane these would point the client at the daemon's own server and pane
   delete env.TMUX;
   delete env.TMUX_PANE;

@@ -47,6 +47,11 @@ export interface Start {
   cwd: string;
   /** The program and its arguments, each its own element (no shell). */
   argv: string[];
+  /**
+   * Set in the pane's environment (`-e NAME=value` on `new-session` and `respawn-pane`), over
+   * the server's global one.
+   */
+  env?: Record<string, string>;
   /** Set `remain-on-exit` on a new session (in the same command sequence as its creation). */
   remainOnExit: boolean;
   warn: (message: string) => void;
@@ -55,17 +60,20 @@ export interface Start {
 
 /** Runs `argv` in the session: respawns its pane when the session exists, else creates it. */
 export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
+  const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   if ((await paneState(cli, o.name, o.signal)) !== "missing") {
     await tmuxOk(
       cli,
-      [["respawn-pane", "-k", "-t", paneOf(o.name), "-c", o.cwd, "--", ...o.argv]],
+      [["respawn-pane", "-k", "-t", paneOf(o.name), "-c", o.cwd, ...env, "--", ...o.argv]],
       {
         signal: o.signal,
       },
     );
     return;
   }
-  const create = ["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", "200", "-y", "50", "--"];
+  const create = [
+    ...["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", "200", "-y", "50", ...env, "--"],
+  ];
   // one sequence, so a harness that dies at once still leaves its pane (and its last words)
   const keep = o.remainOnExit ? [["set-option", "-t", paneOf(o.name), "remain-on-exit", "on"]] : [];
   const out = await tmux(cli, [[...create, ...o.argv], ...keep], { signal: o.signal });

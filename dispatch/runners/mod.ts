@@ -9,3 +9,10 @@
  */
 export { ProcessRunner, type ProcessRunnerOptions } from "./process.ts";
 export { type ResumeFailure, TmuxRunner, type TmuxRunnerOptions, tmuxSessionName } from "./tmux.ts";
+export {
+  allowlisted,
+  HARNESS_ENV_ALLOWLIST,
+  type HarnessEnvConfig,
+  harnessEnvironment,
+  type HarnessEnvironmentOptions,
+} from "./harness_env.ts";

@@ -2,7 +2,8 @@
  * The process runner: every prompt is one headless harness run (`-p … --output-format json`) in
  * the session's directory, continuing the conversation with `--resume <id>`; its output goes to
  * `<logDir>/<slug>.log`. Nothing runs between prompts, so a session is always "alive"; closing it
- * ends any run still going.
+ * ends any run still going. The harness gets only the environment `harness_env.ts` builds
+ * (`clearEnv`): none of the daemon's secrets.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import type {
   SpawnResult,
 } from "../seams.ts";
 import { loggedRun } from "./_logged_run.ts";
+import { type HarnessEnvConfig, harnessEnvironment } from "./harness_env.ts";
 
 /** Options of {@linkcode ProcessRunner}. */
 export interface ProcessRunnerOptions {
@@ -25,7 +27,15 @@ export interface ProcessRunnerOptions {
   logDir: string;
   /** How long one run may take (`routing.dispatchTimeoutSeconds`). */
   timeoutMs: number;
-  /** Added to the daemon's environment for the harness. */
+  /**
+   * What the harness's environment is built from (see `harness_env.ts`): the daemon's
+   * environment (`baseEnv`, default `Deno.env.toObject()`), of which only the allowlist and what
+   * `harnessEnv` names reach the harness, and `agentTokenEnv` (`routing.agentToken.env`).
+   */
+  baseEnv?: Record<string, string>;
+  harnessEnv?: HarnessEnvConfig;
+  agentTokenEnv?: string;
+  /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
   env?: Record<string, string>;
   /** How long a run gets after SIGTERM (timeout, abort, close) before SIGKILL; default 5 s. */
   killGraceMs?: number;
@@ -36,9 +46,19 @@ export class ProcessRunner implements HarnessRunner {
   readonly kind = "process" as const;
   readonly #o: ProcessRunnerOptions;
   readonly #running = new Map<string, Set<() => Promise<void>>>();
+  /** The harness's whole environment (nothing else of the daemon's reaches it). */
+  readonly #env: Record<string, string>;
 
   constructor(opts: ProcessRunnerOptions) {
     this.#o = opts;
+    this.#env = {
+      ...harnessEnvironment({
+        base: opts.baseEnv ?? Deno.env.toObject(),
+        harnessEnv: opts.harnessEnv,
+        agentTokenEnv: opts.agentTokenEnv,
+      }),
+      ...opts.env,
+    };
   }
 
   /** The log file of a session. */
@@ -115,7 +135,7 @@ export class ProcessRunner implements HarnessRunner {
       args,
       shownArgs,
       cwd: s.cwd,
-      env: this.#o.env ?? {},
+      env: this.#env,
       logFile: this.logPath(s.slug),
       timeoutMs: this.#o.timeoutMs,
       graceMs: this.#o.killGraceMs ?? 5000,

@@ -7,9 +7,12 @@
  * `resumeOnRespawn` allows and the recorded id can be resumed, else (or when the resumed harness
  * dies within `resumeProbeSeconds`) booting a fresh one and saying so through `onResumeFailed`.
  *
- * The harness inherits the environment of the tmux server (the one this runner's `env` starts,
- * or the user's own, already running): tmux passes no per-session variables here, so no secret
- * ever lands in a tmux argv.
+ * The harness gets the environment `harness_env.ts` builds, and nothing else of the daemon's: every
+ * tmux client runs with that environment alone (so a server this runner starts holds it as its
+ * global environment, none of the daemon's secrets), and `new-session`/`respawn-pane` set it with
+ * `-e NAME=value` over the global environment of a server someone else started. The agent's
+ * token (`agentTokenEnv`) is left out of `-e`, so it never lands in a tmux argv: the harness gets
+ * it from the global environment of a server the-loop started.
  *
  * @module
  */
@@ -23,6 +26,7 @@ import type {
   SpawnResult,
 } from "../seams.ts";
 import { terminateTree } from "./_kill_tree.ts";
+import { type HarnessEnvConfig, harnessEnvironment } from "./harness_env.ts";
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
 import {
@@ -52,7 +56,15 @@ export interface TmuxRunnerOptions {
   /** `tmux -L <socket>`: a private server (tests); the user's default server when absent. */
   socket?: string;
   tmux: RoutingConfig["tmux"];
-  /** Added to tmux's environment (and so the harness's, when this runner starts the server). */
+  /**
+   * What the harness's environment is built from (see `harness_env.ts`): the daemon's
+   * environment (`baseEnv`, default `Deno.env.toObject()`), of which only the allowlist and what
+   * `harnessEnv` names reach the harness, and `agentTokenEnv` (`routing.agentToken.env`).
+   */
+  baseEnv?: Record<string, string>;
+  harnessEnv?: HarnessEnvConfig;
+  agentTokenEnv?: string;
+  /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
   env?: Record<string, string>;
   /** A respawn fell back to a fresh conversation (the caller emits `session.resume_failed`). */
   onResumeFailed?: (s: HostedSession, failure: ResumeFailure) => void;
@@ -92,10 +104,27 @@ export class TmuxRunner implements HarnessRunner {
   /** When `alive()` last saw each session's harness running (for the delivery that follows). */
   readonly #aliveAt = new Map<string, number>();
   readonly #control?: TmuxControl;
+  /** What `-e` sets in a pane: the harness's environment but the agent's token. */
+  readonly #paneEnv: Record<string, string>;
 
   constructor(opts: TmuxRunnerOptions) {
     this.#o = opts;
-    this.#cli = { socket: opts.socket, env: opts.env ?? {} };
+    const base = opts.baseEnv ?? Deno.env.toObject();
+    const env = {
+      ...harnessEnvironment({
+        base,
+        harnessEnv: opts.harnessEnv,
+        agentTokenEnv: opts.agentTokenEnv,
+      }),
+      ...opts.env,
+    };
+    this.#paneEnv = { ...env };
+    if (opts.agentTokenEnv && opts.env?.GH_TOKEN === undefined) delete this.#paneEnv.GH_TOKEN;
+    // where the daemon's tmux looks for its server's socket
+    const socketDir: Record<string, string> = base.TMUX_TMPDIR === undefined
+      ? {}
+      : { TMUX_TMPDIR: base.TMUX_TMPDIR };
+    this.#cli = { socket: opts.socket, env: { ...socketDir, ...env } };
     if (opts.control) {
       const cli = { ...this.#cli };
       this.#control = new TmuxControl(cli, () => clientEnv(cli));
@@ -281,12 +310,16 @@ export class TmuxRunner implements HarnessRunner {
   ): Promise<void> {
     const name = tmuxSessionName(s.slug);
     const full = [adapter.program, ...args(prompt)];
-    const size = tmuxArgv(this.#cli, [full]).reduce((n, a) => n + ENC.encode(a).length + 1, 0);
+    // the pane's `-e NAME=value` words go in the same command
+    const envWords = Object.entries(this.#paneEnv).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+    const size = tmuxArgv(this.#cli, [[...envWords, ...full]])
+      .reduce((n, a) => n + ENC.encode(a).length + 1, 0);
     const pasteAfter = size > MAX_BOOT_BYTES && prompt !== "";
     await startIn(this.#cli, {
       name,
       cwd: s.cwd,
       argv: pasteAfter ? [adapter.program, ...args("")] : full,
+      env: this.#paneEnv,
       remainOnExit: this.#o.tmux.remainOnExit,
       warn: (m) => this.#warn(m),
       signal,

@@ -46,6 +46,17 @@ def value_after(argv, flag):
     return None
 
 
+def environ():
+    """The process's own environment as the kernel holds it (/proc/self/environ), as a dict."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    pairs = (e.decode(errors="replace").split("=", 1) for e in raw.split(b"\0") if e)
+    return {p[0]: (p[1] if len(p) > 1 else "") for p in pairs}
+
+
 def main(program):
     if os.environ.get("FAKE_HARNESS_IGNORE_TERM") == "1":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # before the boot line tests wait for
@@ -58,7 +69,7 @@ def main(program):
         stdin = sys.stdin.read()
     log({"event": "boot", "program": program, "argv": argv, "cwd": os.getcwd(),
          "stdin": stdin, "mode": "headless" if headless else "interactive",
-         "session": session})
+         "session": session, "environ": environ()})
     if headless:
         run_headless(program, session)
     elif resumed and os.environ.get("FAKE_HARNESS_RESUME_FAIL") == "1":

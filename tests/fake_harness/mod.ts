@@ -37,6 +37,8 @@ export interface HarnessLogEntry {
   /** What headless mode read on stdin (`null` in interactive mode). */
   stdin?: string | null;
   mode?: "headless" | "interactive";
+  /** Its `/proc/self/environ` (`null` where there is none). */
+  environ?: Record<string, string> | null;
   // input
   line?: string;
   // submit

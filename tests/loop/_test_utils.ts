@@ -80,6 +80,8 @@ webhooks:
       authorizedUsers: [alice, bob]
       spawnOnUnmatched: labeled
       runner: tmux
+      # the fake harness's own variables (the daemon's environment reaches it only by name)
+      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_SLEEP_MS] }
       tmux:
         harnessKillGraceSeconds: 2
       harnessTrust:
