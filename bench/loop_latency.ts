@@ -235,6 +235,14 @@ export async function startLoopRig(
     await child.status;
     await drained.catch(() => {});
     await tmux("kill-server").catch(() => {});
+    // the control clients of receivers the crash trials SIGKILLed can outlive kill-server (and
+    // keep its server from exiting): end whatever still names the rig's socket
+    await new Deno.Command("pkill", {
+      args: ["-KILL", "-f", socket],
+      stdout: "null",
+      stderr: "null",
+    })
+      .output().catch(() => {});
     await gh.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
