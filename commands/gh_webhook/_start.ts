@@ -111,6 +111,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
         secret,
         sink: routing?.sink,
         events,
+        maxConnections: loaded.config.webhooks.ghWebhook.maxConnections,
+        headersTimeoutMs: loaded.config.webhooks.ghWebhook.headersTimeoutSeconds * 1000,
         onDeath: died,
       });
     } catch (error) {
