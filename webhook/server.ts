@@ -71,8 +71,9 @@ class NodeIncoming implements Incoming {
 
 /**
  * Reads `req`'s body, refusing it once it is (or says it will be) over `max` bytes. A declared
- * length is read into one buffer of that length; a chunked body's chunks are kept until it ends
- * (then copied once into one buffer) or passes `max` (then dropped, and the rest never read).
+ * length is read into one buffer of that length; a chunked body into one buffer of `max` bytes
+ * (only the pages written take memory), copied out at its end, dropped as soon as it passes
+ * `max` (and the rest never read).
  */
 export function readCapped(req: IncomingMessage, max: number): Promise<CappedBody> {
   const header = req.headers["content-length"];
@@ -82,37 +83,30 @@ export function readCapped(req: IncomingMessage, max: number): Promise<CappedBod
     return Promise.resolve({ ok: false, reason: "too-large", declared });
   }
   return new Promise((resolve, reject) => {
-    const whole = declared !== undefined ? new Uint8Array(declared) : undefined;
-    let chunks: Uint8Array[] = [];
+    // one buffer: of the declared length, or (chunked) of the cap, made at the first chunk; pages
+    // of it never written take no memory, and each chunk is dropped once copied (it dies young)
+    let buf: Uint8Array<ArrayBuffer> | undefined = declared === 0 ? new Uint8Array(0) : undefined;
     let used = 0;
     const onData = (chunk: Uint8Array) => {
-      if (used + chunk.length > max) {
-        chunks = [];
+      if (used + chunk.length > (declared ?? max)) {
+        buf = undefined;
         done();
         req.pause();
         return resolve({ ok: false, reason: "too-large" });
       }
-      if (whole) whole.set(chunk, used);
-      else chunks.push(chunk);
+      buf ??= new Uint8Array(declared ?? max);
+      buf.set(chunk, used);
       used += chunk.length;
     };
     const onEnd = () => {
       done();
-      if (whole) {
-        return resolve({ ok: true, bytes: used === whole.length ? whole : whole.slice(0, used) });
-      }
-      const bytes = new Uint8Array(used);
-      let at = 0;
-      for (const chunk of chunks) {
-        bytes.set(chunk, at);
-        at += chunk.length;
-      }
-      chunks = [];
-      resolve({ ok: true, bytes });
+      const whole = buf ?? new Uint8Array(0);
+      buf = undefined;
+      resolve({ ok: true, bytes: used === whole.length ? whole : whole.slice(0, used) });
     };
     const onError = (error: Error) => {
       done();
-      chunks = [];
+      buf = undefined;
       reject(error);
     };
     const done = () => {
