@@ -13,8 +13,9 @@
  *   send nothing cannot keep `/health` or a delivery out. When every connection has a request
  *   being handled, the new one is closed at once.
  * - **Bodies read under the cap** ({@linkcode readCapped}): a declared length over it is refused
- *   before a byte is read; a body without one (chunked) is read into one buffer only up to the
- *   cap, and on passing it the chunks are dropped and the connection is closed after the 413.
+ *   before a byte is read; a body without one (chunked) is kept as its chunks only up to the cap
+ *   (copied once, at its end), and on passing it the chunks are dropped and the connection is
+ *   closed after the 413.
  * - A bounded graceful shutdown: new connections are refused at once, requests in progress get
  *   `graceMs` to finish, then every connection is closed.
  *
@@ -71,9 +72,8 @@ class NodeIncoming implements Incoming {
 
 /**
  * Reads `req`'s body, refusing it once it is (or says it will be) over `max` bytes. A declared
- * length is read into one buffer of that length; a chunked body into one buffer of `max` bytes
- * (only the pages written take memory), copied out at its end, dropped as soon as it passes
- * `max` (and the rest never read).
+ * length is read into one buffer of that length; a chunked body's chunks are kept until it ends
+ * (then copied once into one buffer) or passes `max` (then dropped, and the rest never read).
  */
 export function readCapped(req: IncomingMessage, max: number): Promise<CappedBody> {
   const header = req.headers["content-length"];
@@ -83,30 +83,37 @@ export function readCapped(req: IncomingMessage, max: number): Promise<CappedBod
     return Promise.resolve({ ok: false, reason: "too-large", declared });
   }
   return new Promise((resolve, reject) => {
-    // one buffer: of the declared length, or (chunked) of the cap, made at the first chunk; pages
-    // of it never written take no memory, and each chunk is dropped once copied (it dies young)
-    let buf: Uint8Array<ArrayBuffer> | undefined = declared === 0 ? new Uint8Array(0) : undefined;
+    const whole = declared !== undefined ? new Uint8Array(declared) : undefined;
+    let chunks: Uint8Array[] = [];
     let used = 0;
     const onData = (chunk: Uint8Array) => {
-      if (used + chunk.length > (declared ?? max)) {
-        buf = undefined;
+      if (used + chunk.length > max) {
+        chunks = [];
         done();
         req.pause();
         return resolve({ ok: false, reason: "too-large" });
       }
-      buf ??= new Uint8Array(declared ?? max);
-      buf.set(chunk, used);
+      if (whole) whole.set(chunk, used);
+      else chunks.push(chunk);
       used += chunk.length;
     };
     const onEnd = () => {
       done();
-      const whole = buf ?? new Uint8Array(0);
-      buf = undefined;
-      resolve({ ok: true, bytes: used === whole.length ? whole : whole.slice(0, used) });
+      if (whole) {
+        return resolve({ ok: true, bytes: used === whole.length ? whole : whole.slice(0, used) });
+      }
+      const bytes = new Uint8Array(used);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      chunks = [];
+      resolve({ ok: true, bytes });
     };
     const onError = (error: Error) => {
       done();
-      buf = undefined;
+      chunks = [];
       reject(error);
     };
     const done = () => {
