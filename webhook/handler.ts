@@ -172,7 +172,7 @@ export function createAnswerer(
     if (!body.ok) {
       // the rest of the body is never read: the connection is closed, not drained
       return reject(req, "too-large", 413, {
-        max_bytes: max,
+        max_bytes: body.max ?? max,
         declared_bytes: body.declared ?? null,
       }, {
         connection: "close",

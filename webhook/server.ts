@@ -13,9 +13,9 @@
  *   send nothing cannot keep `/health` or a delivery out. When every connection has a request
  *   being handled, the new one is closed at once.
  * - **Bodies read under the cap** ({@linkcode readCapped}): a declared length over it is refused
- *   before a byte is read; a body without one (chunked) is kept as its chunks only up to the cap
- *   (copied once, at its end), and on passing it the chunks are dropped and the connection is
- *   closed after the 413.
+ *   before a byte is read; a body without one (chunked) is capped at
+ *   {@linkcode MAX_CHUNKED_BODY_BYTES}, kept as its chunks (copied once, at its end), and on
+ *   passing its cap the chunks are dropped and the connection is closed after the 413.
  * - A bounded graceful shutdown: new connections are refused at once, requests in progress get
  *   `graceMs` to finish, then every connection is closed.
  *
@@ -32,6 +32,12 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** The most connections open at once. */
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
+/**
+ * The cap on a body of no declared length (chunked): 1 MiB. GitHub always declares the length;
+ * reading an undeclared one up to the full cap held up to 26 MiB of chunks per connection, and
+ * the process's heap kept most of it after they were freed.
+ */
+export const MAX_CHUNKED_BODY_BYTES = 1024 * 1024;
 /** How long a connection closed after a refusal may still take the answer in (ms). */
 const CLOSE_LINGER_MS = 1_000;
 /** How long an idle keep-alive connection is kept (ms). */
@@ -71,27 +77,33 @@ class NodeIncoming implements Incoming {
 }
 
 /**
- * Reads `req`'s body, refusing it once it is (or says it will be) over `max` bytes. A declared
+ * Reads `req`'s body, refusing it once it is (or says it will be) over `max` bytes (a body of no
+ * declared length: over `chunkedMax`, which is at most `max`). A declared
  * length is read into one buffer of that length; a chunked body's chunks are kept until it ends
  * (then copied once into one buffer) or passes `max` (then dropped, and the rest never read).
  */
-export function readCapped(req: IncomingMessage, max: number): Promise<CappedBody> {
+export function readCapped(
+  req: IncomingMessage,
+  max: number,
+  chunkedMax = max,
+): Promise<CappedBody> {
   const header = req.headers["content-length"];
   const declared = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
   if (declared !== undefined && declared > max) {
     req.pause();
     return Promise.resolve({ ok: false, reason: "too-large", declared });
   }
+  const cap = declared === undefined ? Math.min(max, chunkedMax) : max;
   return new Promise((resolve, reject) => {
     const whole = declared !== undefined ? new Uint8Array(declared) : undefined;
     let chunks: Uint8Array[] = [];
     let used = 0;
     const onData = (chunk: Uint8Array) => {
-      if (used + chunk.length > max) {
+      if (used + chunk.length > cap) {
         chunks = [];
         done();
         req.pause();
-        return resolve({ ok: false, reason: "too-large" });
+        return resolve({ ok: false, reason: "too-large", max: cap });
       }
       if (whole) whole.set(chunk, used);
       else chunks.push(chunk);
@@ -259,7 +271,7 @@ async function serve(
   const incoming = new NodeIncoming(req);
   // only a POST's body is read (the handler reads no other); any other's is left unread
   const body: CappedBody = req.method === "POST"
-    ? await readCapped(req, opts.maxBodyBytes)
+    ? await readCapped(req, opts.maxBodyBytes, MAX_CHUNKED_BODY_BYTES)
     : { ok: true, bytes: new Uint8Array(0) };
   const answer = await opts.handler(incoming, body);
   const close = answer.headers.connection === "close" || !body.ok || req.method !== "POST" &&
