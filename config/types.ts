@@ -148,6 +148,10 @@ export interface CliConfig {
       path: string;
       secretEnv: string;
       pidfile: string;
+      /** The most connections open at once (1,024). */
+      maxConnections: number;
+      /** How long a connection may take to send its headers (10 s). */
+      headersTimeoutSeconds: number;
       events: string[];
       /** The durable webhook inbox (`<state.root>/webhook-inbox/`). */
       inbox: { enabled: boolean; maxBytes: number };

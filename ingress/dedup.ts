@@ -12,11 +12,25 @@
  * seen.remember("a"); // true again
  * ```
  *
+ * An id is kept as itself up to {@linkcode MAX_KEPT_ID_LENGTH} characters (GitHub's are 36-character
+ * UUIDs) and as its SHA-256 beyond, so the cache's memory is bounded by its size whatever the
+ * `X-GitHub-Delivery` headers hold.
+ *
  * @module
  */
+import { createHash } from "node:crypto";
 
 /** The default bound (`routing.dedupCacheSize`). */
 export const DEFAULT_DEDUP_CACHE_SIZE = 1024;
+
+/** The longest id kept as itself; a longer one is kept as its SHA-256. */
+export const MAX_KEPT_ID_LENGTH = 64;
+
+/** What the cache keeps of `id`: at most about 64 characters. */
+function keyOf(id: string): string {
+  if (id.length <= MAX_KEPT_ID_LENGTH) return id;
+  return `sha256:${createHash("sha256").update(id).digest("base64")}`;
+}
 
 /** A bounded LRU set of delivery ids. */
 export class DedupCache {
@@ -39,7 +53,7 @@ export class DedupCache {
 
   /** Whether `id` is held (does not touch its recency). */
   has(id: string): boolean {
-    return this.#ids.has(id);
+    return this.#ids.has(keyOf(id));
   }
 
   /**
@@ -47,6 +61,7 @@ export class DedupCache {
    * duplicate; it becomes the most recent).
    */
   remember(id: string): boolean {
+    id = keyOf(id);
     const known = this.#ids.delete(id);
     this.#ids.set(id, true);
     if (!known && this.#ids.size > this.size) {
@@ -57,6 +72,6 @@ export class DedupCache {
 
   /** Forgets `id`, so its next delivery is routed again. */
   release(id: string): void {
-    this.#ids.delete(id);
+    this.#ids.delete(keyOf(id));
   }
 }

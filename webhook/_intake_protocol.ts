@@ -23,6 +23,10 @@ export interface IntakeInit {
   path: string;
   secret?: string;
   maxBodyBytes: number;
+  /** How long a connection may take to send its headers (ms); default `server.ts`'s. */
+  headersTimeoutMs?: number;
+  /** The most connections open at once; default `server.ts`'s. */
+  maxConnections?: number;
   /** Whether accepted deliveries are handed over (routing on); off: only recorded. */
   route: boolean;
   /** Most deliveries accepted and not yet routed (waiting + running). */

@@ -15,7 +15,7 @@
  */
 /// <reference lib="deno.worker" />
 import { EventLog, type EventSink, pacer } from "../events/mod.ts";
-import { createHandler } from "./handler.ts";
+import { createAnswerer } from "./handler.ts";
 import {
   CREDIT_BYTES,
   CREDIT_JOBS,
@@ -83,7 +83,7 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       }, { level: "error" });
     }
   }
-  const handler = createHandler({
+  const handler = createAnswerer({
     path: init.path,
     verifier,
     events,
@@ -106,7 +106,14 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       return true;
     },
   });
-  return WebhookServer.start({ hostname: init.hostname, port: init.port, handler });
+  return await WebhookServer.start({
+    hostname: init.hostname,
+    port: init.port,
+    handler,
+    maxBodyBytes: init.maxBodyBytes,
+    headersTimeoutMs: init.headersTimeoutMs,
+    maxConnections: init.maxConnections,
+  });
 }
 
 let server: WebhookServer | undefined;

@@ -15,7 +15,12 @@ export const MAX_BODY_BYTES = 26 * 1024 * 1024;
 /** What {@linkcode readCapped} read. */
 export type CappedBody =
   | { ok: true; bytes: Uint8Array<ArrayBuffer> }
-  | { ok: false; reason: "too-large"; declared?: number };
+  | {
+    ok: false;
+    reason: "too-large";
+    declared?: number; /** the cap it passed, when not the usual */
+    max?: number;
+  };
 
 /** Reads `req`'s body, refusing it once it is (or says it will be) over `max` bytes. */
 export async function readCapped(req: Request, max: number): Promise<CappedBody> {

@@ -20,7 +20,7 @@
  */
 import type { EventSink, Level } from "../events/mod.ts";
 import type { IngressEvent } from "../ingress/mod.ts";
-import { MAX_BODY_BYTES, readCapped } from "./body.ts";
+import { type CappedBody, MAX_BODY_BYTES, readCapped } from "./body.ts";
 import { messageOf } from "../errors.ts";
 import type { SignatureVerifier } from "./signature.ts";
 import { RejectionLog } from "./_rejection_log.ts";
@@ -82,9 +82,9 @@ function utf8(bytes: Uint8Array): string {
   return text.includes("\uFFFD") ? strict.decode(bytes) : text;
 }
 
-/** The path of a request URL (`http://host:port/path?query`), without parsing the whole URL. */
+/** The path of a request URL (`http://host:port/path?query`, or `/path?query`), without parsing it all. */
 function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const start = url.startsWith("/") ? 0 : url.indexOf("/", url.indexOf("//") + 2);
   if (start < 0) return "/";
   const end = url.search(/[?#]/);
   return url.slice(start, end < 0 ? undefined : end);
@@ -112,8 +112,26 @@ const BODIES: Record<number, string> = {
   503: JSON.stringify({ status: "busy" }),
 };
 
-function reply(status: number, headers: Record<string, string> = {}): Response {
-  return new Response(BODIES[status], { status, headers: { ...JSON_HEADERS, ...headers } });
+/** An answer, before it is a `Response` (the HTTP server writes it as it is). */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * What the handler reads of a request: a `Request` is one; the HTTP server (`server.ts`) passes
+ * a lighter one of its own, with the body already read under the cap.
+ */
+export interface Incoming {
+  readonly method: string;
+  /** The whole URL (`http://host/path?query`) or, from the server, the request target (`/path?query`). */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+}
+
+function reply(status: number, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: BODIES[status] };
 }
 
 /** A header value fit for an event: at most 128 characters (it may come from anyone). */
@@ -121,19 +139,33 @@ function clip(value: string | null): string | null {
   return value === null ? null : value.slice(0, 128);
 }
 
-/** Builds the handler. */
+/** Builds the handler, over `Request` and `Response`. */
 export function createHandler(opts: HandlerOptions): (req: Request) => Promise<Response> {
+  const answer = createAnswerer(opts);
+  return async (req) => {
+    const a = await answer(req);
+    return new Response(a.body, { status: a.status, headers: a.headers });
+  };
+}
+
+/**
+ * Builds the handler as the HTTP server uses it: `body`, when given, is the request's body read
+ * under the cap (otherwise it is read from `req`, which must then be a `Request`).
+ */
+export function createAnswerer(
+  opts: HandlerOptions,
+): (req: Incoming, body?: CappedBody) => Promise<Answer> {
   const max = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const retryAfter = String(opts.retryAfterSeconds ?? 30);
   const rejections = new RejectionLog(opts.now);
 
   const reject = (
-    req: Request,
+    req: Incoming,
     reason: RejectReason,
     status: number,
     extra: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-  ): Response => {
+  ): Answer => {
     const admitted = rejections.admit(reason);
     if (admitted) {
       opts.events.emit("webhook.rejected", {
@@ -148,12 +180,12 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     return reply(status, headers);
   };
 
-  const post = async (req: Request): Promise<Response> => {
-    const body = await readCapped(req, max);
+  const post = async (req: Incoming, read?: CappedBody): Promise<Answer> => {
+    const body = read ?? await readCapped(req as Request, max);
     if (!body.ok) {
       // the rest of the body is never read: the connection is closed, not drained
       return reject(req, "too-large", 413, {
-        max_bytes: max,
+        max_bytes: body.max ?? max,
         declared_bytes: body.declared ?? null,
       }, {
         connection: "close",
@@ -201,13 +233,13 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     return reply(202);
   };
 
-  return async (req: Request): Promise<Response> => {
+  return async (req: Incoming, body?: CappedBody): Promise<Answer> => {
     try {
       const pathname = pathOf(req.url);
       if ((req.method === "GET" || req.method === "HEAD") && HEALTH.has(pathname)) {
         return reply(200);
       }
-      if (req.method === "POST" && pathname === opts.path) return await post(req);
+      if (req.method === "POST" && pathname === opts.path) return await post(req, body);
       return reject(req, "not-found", 404, {
         method: req.method.slice(0, 16),
         path: pathname.slice(0, 256),

@@ -53,6 +53,10 @@ export interface ReceiverOptions {
   events: EventSink;
   /** Default {@linkcode MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
+  /** How long a connection may take to send its headers (ms); default 10 s (`server.ts`). */
+  headersTimeoutMs?: number;
+  /** The most connections open at once; default 1,024 (`server.ts`). */
+  maxConnections?: number;
   /** The routing queue's bounds (see `queue.ts` for the defaults). */
   queue?: Pick<RouteQueueOptions<Job>, "maxJobs" | "maxBytes" | "workers">;
   /** Told when the receiver's HTTP worker died of an error (it no longer answers). */
@@ -178,6 +182,8 @@ export class Receiver {
       path: opts.path,
       secret: opts.secret || undefined,
       maxBodyBytes: opts.maxBodyBytes ?? MAX_BODY_BYTES,
+      headersTimeoutMs: opts.headersTimeoutMs,
+      maxConnections: opts.maxConnections,
       route: sink !== undefined,
       // waiting + running: the queue's bound on waiting jobs plus its workers
       maxJobs: bounds.maxJobs + bounds.workers,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MemorySink } from "../events/mod.ts";
 import { Receiver, type ReceiverOptions } from "./mod.ts";
-import { deferred, delivery, RecordingSink, SECRET } from "./_test_utils.ts";
+import { deferred, delivery, RecordingSink, SECRET, sign } from "./_test_utils.ts";
 
 async function start(sink = new RecordingSink(), queue?: ReceiverOptions["queue"]) {
   const events = new MemorySink({ strict: true });
@@ -215,4 +215,34 @@ Deno.test("a port in use rejects with the bind error's own class", async () => {
     }),
     Deno.errors.AddrInUse,
   );
+});
+
+Deno.test("a chunked delivery within the cap is read whole, in one buffer, and routed as sent", async () => {
+  const { receiver, sink } = await start();
+  try {
+    const text = JSON.stringify({ action: "created", filler: "x".repeat(200_000) });
+    const bytes = new TextEncoder().encode(text);
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (at >= bytes.length) return c.close();
+        c.enqueue(bytes.slice(at, at += 7_777)); // uneven chunks
+      },
+    });
+    const res = await fetch(receiver.url, {
+      method: "POST",
+      headers: {
+        "x-github-event": "issues",
+        "x-github-delivery": "chunked",
+        "x-hub-signature-256": await sign(bytes),
+      },
+      body,
+    });
+    assert.equal(res.status, 202);
+    await res.body?.cancel();
+    await sink.until(1);
+    assert.deepEqual(sink.routed[0].payload, JSON.parse(text));
+  } finally {
+    await receiver.stop({ graceMs: 1000 });
+  }
 });

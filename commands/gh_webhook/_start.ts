@@ -118,6 +118,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
             maxBytes: config.webhooks.ghWebhook.inbox.maxBytes,
           }
           : undefined,
+        maxConnections: loaded.config.webhooks.ghWebhook.maxConnections,
+        headersTimeoutMs: loaded.config.webhooks.ghWebhook.headersTimeoutSeconds * 1000,
         onDeath: died,
       });
     } catch (error) {
