@@ -7,3 +7,15 @@
 export { DaemonLock, LockHeldError, type LockHolder, lockHolder } from "./lock.ts";
 export { describeStop, stopDaemon, type StopOptions, type StopResult } from "./stop.ts";
 export { ConfigReloader, type ConfigReloaderOptions } from "./reload.ts";
+export {
+  DEGRADED_EVERY_MS,
+  FAILURES,
+  type FailureInfo,
+  type FailureKind,
+  failureKindOf,
+  failureLine,
+  type LastError,
+  Trouble,
+  type TroubleOptions,
+  WARN_EVERY_MS,
+} from "./trouble.ts";
