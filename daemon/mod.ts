@@ -9,12 +9,15 @@ export { describeStop, stopDaemon, type StopOptions, type StopResult } from "./s
 export { ConfigReloader, type ConfigReloaderOptions } from "./reload.ts";
 export {
   DEGRADED_EVERY_MS,
-  FAILURES,
   type FailureInfo,
   type FailureKind,
   failureKindOf,
   failureLine,
+  FAILURES,
   type LastError,
+  longRateWait,
+  type RateLimitWait,
+  SAY_RATE_WAIT_MS,
   Trouble,
   type TroubleOptions,
   WARN_EVERY_MS,

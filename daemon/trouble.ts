@@ -7,7 +7,7 @@
  * be written) for the status file and the receiver's `/health`.
  *
  * ```ts
- * const trouble = new Trouble({ prefix: "poll", warn: (l) => ctx.warn(l + "\n") });
+ * const trouble = new Trouble({ prefix: "poll: warning", warn: (l) => ctx.warn(l + "\n") });
  * trouble.failed("server", "GitHub GET /repos/o/r/issues: 502 Bad Gateway (after 4 attempts)");
  * // poll: warning: GitHub answered with a server error (5xx): … — GitHub GET …: 502 …
  * trouble.lastError; // { kind: "server", message: "GitHub GET …", at: "2026-…Z" }
@@ -173,7 +173,7 @@ export const DEGRADED_EVERY_MS = 60_000;
 
 /** Options of {@linkcode Trouble}. */
 export interface TroubleOptions {
-  /** The daemon's prefix on stderr: `poll`, `gh-webhook`. */
+  /** What each line on stderr starts with: `poll: warning`, `poll: error`. */
   prefix: string;
   /** Writes one line (no newline) to stderr. */
   warn: (line: string) => void;
@@ -231,7 +231,7 @@ export class Trouble {
     if (at !== undefined && now - at < everyMs) return false;
     this.#said.set(key, now);
     try {
-      this.#o.warn(`${this.#o.prefix}: warning: ${line}`);
+      this.#o.warn(`${this.#o.prefix}: ${line}`);
     } catch { /* stderr gone: nothing to do */ }
     return true;
   }
@@ -265,4 +265,38 @@ export class Trouble {
   error(error: unknown, opts: { key?: string } = {}): boolean {
     return this.failed(failureKindOf(error), messageOf(error), opts);
   }
+}
+
+/** A rate-limit wait at least this long is said on stderr and kept in the status file. */
+export const SAY_RATE_WAIT_MS = 10_000;
+
+/** A rate-limit wait longer than {@linkcode SAY_RATE_WAIT_MS}, as the status files keep it. */
+export interface RateLimitWait {
+  /** ISO time the wait began. */
+  at: string;
+  /** ISO time GitHub said the limit lifts (the reset, or `Retry-After`). */
+  until: string;
+  waitMs: number;
+  /** `rate-limit-reset`, `retry-after` or `secondary`. */
+  reason: string;
+}
+
+/**
+ * The long rate-limit wait a `github.rate_limited` event's fields announce (undefined when it is
+ * {@linkcode SAY_RATE_WAIT_MS} or shorter), and the line that says it.
+ */
+export function longRateWait(
+  fields: Record<string, unknown> | undefined,
+  now: number = Date.now(),
+): { wait: RateLimitWait; line: string } | undefined {
+  const ms = Number(fields?.wait_ms);
+  if (!Number.isFinite(ms) || ms <= SAY_RATE_WAIT_MS) return undefined;
+  const until = typeof fields?.until === "string" ? fields.until : new Date(now + ms).toISOString();
+  const reason = String(fields?.reason ?? "rate-limit-reset");
+  const what = `${fields?.method ?? "GET"} ${fields?.path ?? ""}`.trim();
+  return {
+    wait: { at: new Date(now).toISOString(), until, waitMs: Math.round(ms), reason },
+    line: `GitHub's rate limit is reached: waiting ${Math.ceil(ms / 1000)} s, until ${until} ` +
+      `(${reason}; ${what}); nothing is lost, the work resumes then`,
+  };
 }

@@ -34,13 +34,7 @@ import type { Ledger } from "./ledger.ts";
 import type { PollSettings } from "./settings.ts";
 import type { PollGitHub } from "./thread.ts";
 
-export type {
-  ControlParser,
-  ControlView,
-  CycleCounts,
-  CycleFailure,
-  Handover,
-} from "./_cycle.ts";
+export type { ControlParser, ControlView, CycleCounts, CycleFailure, Handover } from "./_cycle.ts";
 
 /** The request counters a cycle reports (`GitHubClient.takeStats()`). */
 export interface RequestStats {

@@ -10,7 +10,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { LastError } from "../daemon/mod.ts";
+import type { LastError, RateLimitWait } from "../daemon/mod.ts";
 import { writeFileAtomic } from "../state/atomic.ts";
 import type { CycleCounts } from "./_cycle.ts";
 import type { CycleReport } from "./poller.ts";
@@ -24,13 +24,7 @@ export interface LastCycle extends Omit<CycleCounts, "complete"> {
   notModified: number;
 }
 
-/** A rate-limit wait longer than 10 s: when it began and when GitHub said the limit resets. */
-export interface RateLimitWait {
-  at: string;
-  until: string;
-  waitMs: number;
-  reason: string;
-}
+export type { RateLimitWait };
 
 /** The status file. */
 export interface PollStatus {
