@@ -254,9 +254,10 @@ export class Trouble {
     if (opts.say !== false) {
       this.say(`degraded:${key}`, failureLine(kind, message), this.#o.degradedEveryMs);
     }
-    const reason = `${FAILURES[kind].summary}: ${message}`;
-    if (this.#degraded.get(key) === reason) return; // known: not a change
-    this.#degraded.set(key, reason);
+    const known = this.#degraded.has(key);
+    this.#degraded.set(key, `${FAILURES[kind].summary}: ${message}`);
+    // a key already degraded is no change (its writer failing again must not write again)
+    if (known) return;
     this.#last = { kind, message, at: new Date(this.#now()).toISOString() };
     this.#o.onChange?.();
   }

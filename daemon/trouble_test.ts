@@ -78,7 +78,7 @@ Deno.test("Trouble's degraded reasons: said every minute while they last, cleare
   t.degrade("status", "state-write", "/s/status.json: Is a directory");
   t.degrade("status", "state-write", "/s/status.json: Is a directory");
   assert.equal(lines.length, 1);
-  assert.equal(changes, 1, "the same reason again is no change");
+  assert.equal(changes, 1, "a key degraded again is no change");
   assert.deepEqual(t.reasons, ["a state file cannot be written: /s/status.json: Is a directory"]);
   now += DEGRADED_EVERY_MS;
   t.degrade("status", "state-write", "/s/status.json: Is a directory");

@@ -97,6 +97,15 @@ export class StatusKeeper {
     this.#writing = write;
     return write;
   }
+
+  /** Resolves when no write is pending (whether the last one failed or not). */
+  async idle(): Promise<void> {
+    let last: Promise<void> | undefined;
+    while (last !== this.#writing) {
+      last = this.#writing;
+      await last.catch(() => {});
+    }
+  }
 }
 
 /** Reads the status file; undefined when there is none or it is not one. */

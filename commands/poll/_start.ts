@@ -110,6 +110,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     throw error;
   }
   events.emit("poll.stopped", { reason: once ? "once" : "signal", cycles: result.cycles });
+  await status.idle(); // the last error is in the status file before the lock goes
   await lock.release();
   println(ctx, "poll: stopped");
   if (once && result.failed.length > 0) {
