@@ -55,13 +55,26 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   if (flags.dryRun) return dryRun({ ctx, loaded, token, stateFile, format: flags.format });
   const pidfile = pathFlag(flags.pidfile, config.polling.pidfile, ctx.cwd);
   const once = flags.once ?? false;
+  const status = new StatusKeeper(config.state.root, {
+    startedAt: new Date().toISOString(),
+    intervalSeconds: interval ?? config.polling.intervalSeconds,
+  });
+  const statusFile = statusPath(config.state.root);
+  let held = false; // the status file is written only while the lock is held
   // a cycle's failures: said once per kind per 10 minutes (--once: each kind once, as errors)
   const trouble = new Trouble({
     prefix: once ? "poll: error" : "poll: warning",
     warn: (line) => ctx.warn(line + "\n"),
-    onChange: () => persist?.(),
+    onChange: () => {
+      if (held) persist();
+    },
   });
-  let persist: (() => void) | undefined;
+  function persist(): void {
+    status.update({ lastError: trouble.lastError ?? null, degraded: trouble.reasons }).then(
+      () => trouble.degrade("status", "state-write", undefined),
+      (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
+    );
+  }
   const events = openDaemonLog(config, "poll", {
     // the log says itself that it cannot be written (every minute); the status keeps why
     onWriteError: (why) => trouble.degrade("event-log", "event-log", why, { say: false }),
@@ -71,6 +84,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     stop: "the-loop poll stop",
     blocked: (pid) => events.emit("poller.blocked", { pidfile, holder_pid: pid }),
   });
+  held = true;
   const shutdown = new AbortController();
   const ghStop = new AbortController();
   interrupted.then(() => {
@@ -78,17 +92,6 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     // the item in flight finishes; a GitHub wait (a rate limit) is cut short after a grace
     Deno.unrefTimer(setTimeout(() => ghStop.abort(), GITHUB_GRACE_MS));
   });
-  const status = new StatusKeeper(config.state.root, {
-    startedAt: new Date().toISOString(),
-    intervalSeconds: interval ?? config.polling.intervalSeconds,
-  });
-  const statusFile = statusPath(config.state.root);
-  persist = () => {
-    status.update({ lastError: trouble.lastError ?? null, degraded: trouble.reasons }).then(
-      () => trouble.degrade("status", "state-write", undefined),
-      (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
-    );
-  };
   let result: { cycles: number; failed: CycleFailure[] } = { cycles: 0, failed: [] };
   try {
     result = await daemon({
@@ -216,7 +219,7 @@ async function daemon(o: DaemonOptions): Promise<{ cycles: number; failed: Cycle
     `poll: started (pid ${Deno.pid}, every ${o.interval ?? settings.intervalSeconds}s, ` +
       `${n} source${n === 1 ? "" : "s"})`,
   );
-  await status.update({}).then(
+  await status.update({ lastError: trouble.lastError ?? null, degraded: trouble.reasons }).then(
     () => onStateError("status", statusPath(config.state.root), undefined),
     (e) => onStateError("status", statusPath(config.state.root), e),
   );
