@@ -10,9 +10,10 @@ import type { Command } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliConfig } from "../config/mod.ts";
 import type { DaemonLock } from "../daemon/mod.ts";
-import { UsageError } from "../errors.ts";
+import { messageOf, UsageError } from "../errors.ts";
 import { EventLog, type EventSink } from "../events/mod.ts";
-import { longRateWait } from "../daemon/trouble.ts";
+import { failureKindOf, failureLine, longRateWait, type Trouble } from "../daemon/trouble.ts";
+import type { GitHubClient } from "../github/mod.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
 
@@ -153,4 +154,20 @@ export function troubleRows(s: TroubleStatus, now: number = Date.now()): string[
   const reasons = s.degraded ?? [];
   rows.push(["degraded", reasons.length === 0 ? "no" : reasons.join("; ")]);
   return rows;
+}
+
+/**
+ * The start's check of the token (one cheap authenticated request): a token GitHub refuses stops
+ * the start with the remedy; anything else (GitHub unreachable, a 5xx) is said, and the cycles
+ * try again. A 404 is GitHub Enterprise with rate limiting off: nothing to check against.
+ */
+export async function checkToken(gh: GitHubClient, trouble: Trouble): Promise<void> {
+  try {
+    await gh.checkToken();
+  } catch (error) {
+    const kind = failureKindOf(error);
+    if (kind === "not-found") return;
+    if (kind === "auth") throw new Error(`cannot start: ${failureLine(kind, messageOf(error))}`);
+    trouble.error(error);
+  }
 }

@@ -4,11 +4,10 @@
  *
  * @module
  */
-import { ConfigReloader, failureKindOf, failureLine, Trouble } from "../../daemon/mod.ts";
+import { ConfigReloader, Trouble } from "../../daemon/mod.ts";
 import { parseControl } from "../../dispatch/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
 import type { EventSink } from "../../events/mod.ts";
-import type { GitHubClient } from "../../github/mod.ts";
 import { resolveTokenFromConfig } from "../../github/mod.ts";
 import { openIngress } from "../../ingress/mod.ts";
 import {
@@ -23,7 +22,7 @@ import {
   statusPath,
 } from "../../poll/mod.ts";
 import { loadCliConfig } from "../_config.ts";
-import { lockOrRefuse, openDaemonLog, pathFlag, watchedSink } from "../_daemon.ts";
+import { checkToken, lockOrRefuse, openDaemonLog, pathFlag, watchedSink } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { dryRun } from "./_dry_run.ts";
 
@@ -121,22 +120,6 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     throw new Error(
       `poll --once: the cycle had errors (${kinds}): each kind is said above with what to do`,
     );
-  }
-}
-
-/**
- * The start's check of the token (one cheap authenticated request): a token GitHub refuses stops
- * the start with the remedy; anything else (GitHub unreachable, a 5xx) is said, and the cycles
- * try again. A 404 is GitHub Enterprise with rate limiting off: nothing to check against.
- */
-export async function checkToken(gh: GitHubClient, trouble: Trouble): Promise<void> {
-  try {
-    await gh.checkToken();
-  } catch (error) {
-    const kind = failureKindOf(error);
-    if (kind === "not-found") return;
-    if (kind === "auth") throw new Error(`cannot start: ${failureLine(kind, messageOf(error))}`);
-    trouble.error(error);
   }
 }
 
