@@ -68,4 +68,6 @@ export type IntakeReply =
 /** Receiver → worker. */
 export type IntakeRequest =
   | { t: "init"; init: IntakeInit }
-  | { t: "stop"; graceMs: number };
+  | { t: "stop"; graceMs: number }
+  /** Why the daemon is degraded now (`/health` answers 503 with them); empty: healthy. */
+  | { t: "health"; reasons: string[] };

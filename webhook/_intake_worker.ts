@@ -65,13 +65,23 @@ let events: EventSink & { flush?(): void } = forward;
 
 async function start(init: IntakeInit): Promise<WebhookServer> {
   const credits = new Int32Array(init.credits);
-  if (init.log) events = new EventLog({ ...init.log, paceMs: PACE_MS });
+  if (init.log) {
+    events = new EventLog({
+      ...init.log,
+      paceMs: PACE_MS,
+      onWriteError: (why) => (logFailure = why),
+    });
+  }
   const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
   const handler = createHandler({
     path: init.path,
     verifier,
     events,
     maxBodyBytes: init.maxBodyBytes,
+    health: () =>
+      logFailure === undefined || degraded.some((r) => r.includes(logFailure!))
+        ? degraded
+        : [...degraded, `the event log cannot be written: ${logFailure}`],
     accept: (event, body) => {
       if (closed) return false; // stopped: nothing more is taken (503; it can be redelivered)
       if (!init.route) return true;
@@ -93,6 +103,9 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
 
 let server: WebhookServer | undefined;
 let closed = false;
+/** The daemon's degraded reasons (sent by the receiver), and this thread's own log failure. */
+let degraded: string[] = [];
+let logFailure: string | undefined;
 
 self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
   const message = e.data;
@@ -104,6 +117,8 @@ self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
       const err = error instanceof Error ? error : new Error(String(error));
       reply({ t: "failed", name: err.name, message: err.message });
     }
+  } else if (message.t === "health") {
+    degraded = message.reasons;
   } else if (message.t === "stop") {
     const requestsFinished = server ? await server.shutdown({ graceMs: message.graceMs }) : true;
     closed = true; // a request still running past the grace time is refused, not lost

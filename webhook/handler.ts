@@ -44,6 +44,11 @@ export interface HandlerOptions {
   maxBodyBytes?: number;
   /** The `Retry-After` seconds of a 503; default 30. */
   retryAfterSeconds?: number;
+  /**
+   * Why the daemon is degraded now (a file it cannot write): `/health` then answers 503
+   * `{"status":"degraded","reasons":[…]}`. Absent or empty: 200.
+   */
+  health?: () => readonly string[];
   /** The clock (ms) of the refusal records' rate limit (`_rejection_log.ts`); for tests. */
   now?: () => number;
 }
@@ -187,7 +192,12 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     try {
       const pathname = pathOf(req.url);
       if ((req.method === "GET" || req.method === "HEAD") && HEALTH.has(pathname)) {
-        return reply(200);
+        const reasons = opts.health?.() ?? [];
+        if (reasons.length === 0) return reply(200);
+        return new Response(JSON.stringify({ status: "degraded", reasons }), {
+          status: 503,
+          headers: JSON_HEADERS,
+        });
       }
       if (req.method === "POST" && pathname === opts.path) return await post(req);
       return reject(req, "not-found", 404, {
