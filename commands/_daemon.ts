@@ -12,7 +12,7 @@ import type { CliConfig } from "../config/mod.ts";
 import type { DaemonLock } from "../daemon/mod.ts";
 import { messageOf, UsageError } from "../errors.ts";
 import { EventLog, type EventSink } from "../events/mod.ts";
-import { failureKindOf, failureLine, longRateWait, type Trouble } from "../daemon/trouble.ts";
+import { failureKindOf, failureLine, longRateWait, type Trouble } from "../daemon/mod.ts";
 import type { GitHubClient } from "../github/mod.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";

@@ -16,7 +16,7 @@
  * @module
  */
 import { messageOf } from "../errors.ts";
-import { GitHubError } from "../github/error.ts";
+import { GitHubError } from "../github/mod.ts";
 
 /** A kind of failure. */
 export type FailureKind =

@@ -66,9 +66,9 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   const root = config.state.root;
   const statusFile = webhookStatusPath(root);
   const startedAt = new Date().toISOString();
-  let url: string | undefined; // set once listening: the status file is written from then on
+  // set once listening: the status file is written from then on
+  const live: { url?: string; receiver?: Receiver } = {};
   let rateLimit: RateLimitWait | null = null;
-  let receiverRef: Receiver | undefined;
   let writing = Promise.resolve();
   let lastWrite = -Infinity;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -77,13 +77,13 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     prefix: "the-loop: warning",
     warn: (line) => ctx.warn(line + "\n"),
     onChange: () => {
-      receiverRef?.degraded(trouble.reasons);
+      live.receiver?.degraded(trouble.reasons);
       schedule();
     },
   });
   /** Writes the status file, at most once a second (a burst of failures is one write). */
   function schedule(): void {
-    if (url === undefined || timer !== undefined) return;
+    if (live.url === undefined || timer !== undefined) return;
     const wait = Math.max(0, lastWrite + 1000 - Date.now());
     const id = setTimeout(() => {
       timer = undefined;
@@ -91,7 +91,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
       writing = writing.then(() =>
         writeWebhookStatus(root, {
           pid: Deno.pid,
-          url: url!,
+          url: live.url!,
           startedAt,
           lastError: trouble.lastError ?? null,
           rateLimit,
@@ -176,8 +176,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     throw error;
   }
   if (!settings.route) warn(ctx, "--no-route: deliveries are accepted and logged, not routed");
-  receiverRef = receiver;
-  url = receiver.url;
+  live.receiver = receiver;
+  live.url = receiver.url;
   receiver.degraded(trouble.reasons);
   schedule();
   println(ctx, `gh-webhook: listening on ${receiver.url} (pid ${Deno.pid})`);
