@@ -10,8 +10,10 @@ import type { Command } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliConfig } from "../config/mod.ts";
 import type { DaemonLock } from "../daemon/mod.ts";
-import { UsageError } from "../errors.ts";
-import { EventLog } from "../events/mod.ts";
+import { messageOf, UsageError } from "../errors.ts";
+import { EventLog, type EventSink } from "../events/mod.ts";
+import { failureKindOf, failureLine, longRateWait, type Trouble } from "../daemon/mod.ts";
+import type { GitHubClient } from "../github/mod.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
 
@@ -94,14 +96,78 @@ export async function lockOrRefuse(pidfile: string, o: LockOptions): Promise<Dae
  * it, so a burst of writes costs no `stat` each. A rotation is followed that much later (the
  * records in between land at the end of the rotated file).
  */
-export function openDaemonLog(config: CliConfig, source: string): EventLog {
+export function openDaemonLog(
+  config: CliConfig,
+  source: string,
+  opts: { onWriteError?: (message: string | undefined) => void } = {},
+): EventLog {
   return new EventLog({
     path: config.eventLog.path,
     source,
     enabled: config.eventLog.enabled,
     recheckMs: DAEMON_LOG_RECHECK_MS,
+    onWriteError: opts.onWriteError,
   });
+}
+
+/**
+ * The daemon's events, watched: everything goes on to `events`, and a `github.rate_limited`
+ * wait longer than 10 s is told to `onLongWait` (said on stderr, kept in the status file).
+ */
+export function watchedSink(
+  events: EventSink,
+  onLongWait: (w: NonNullable<ReturnType<typeof longRateWait>>) => void,
+): EventSink {
+  return {
+    emit(event, fields, opts) {
+      events.emit(event, fields, opts);
+      if (event !== "github.rate_limited") return;
+      const long = longRateWait(fields);
+      if (long) onLongWait(long);
+    },
+  };
 }
 
 /** How long a daemon's event log trusts its open file (see {@linkcode openDaemonLog}). */
 const DAEMON_LOG_RECHECK_MS = 20;
+
+/** What both daemons' status files say of their trouble. */
+export interface TroubleStatus {
+  lastError?: { kind: string; message: string; at: string } | null;
+  rateLimit?: { at: string; until: string; waitMs: number; reason: string } | null;
+  degraded?: string[];
+}
+
+/** The `status` table's rows of a daemon's trouble: last error, rate-limit wait, degraded. */
+export function troubleRows(s: TroubleStatus, now: number = Date.now()): string[][] {
+  const rows: string[][] = [];
+  const e = s.lastError;
+  rows.push(["last error", e ? `${e.at} ${e.kind}: ${e.message}` : "none"]);
+  const r = s.rateLimit;
+  if (r) {
+    const waiting = Date.parse(r.until) > now;
+    rows.push([
+      "rate limit",
+      `${waiting ? "waiting" : "waited"} until ${r.until} (${r.reason}, from ${r.at})`,
+    ]);
+  }
+  const reasons = s.degraded ?? [];
+  rows.push(["degraded", reasons.length === 0 ? "no" : reasons.join("; ")]);
+  return rows;
+}
+
+/**
+ * The start's check of the token (one cheap authenticated request): a token GitHub refuses stops
+ * the start with the remedy; anything else (GitHub unreachable, a 5xx) is said, and the cycles
+ * try again. A 404 is GitHub Enterprise with rate limiting off: nothing to check against.
+ */
+export async function checkToken(gh: GitHubClient, trouble: Trouble): Promise<void> {
+  try {
+    await gh.checkToken();
+  } catch (error) {
+    const kind = failureKindOf(error);
+    if (kind === "not-found") return;
+    if (kind === "auth") throw new Error(`cannot start: ${failureLine(kind, messageOf(error))}`);
+    trouble.error(error);
+  }
+}

@@ -7,3 +7,18 @@
 export { DaemonLock, LockHeldError, type LockHolder, lockHolder } from "./lock.ts";
 export { describeStop, stopDaemon, type StopOptions, type StopResult } from "./stop.ts";
 export { ConfigReloader, type ConfigReloaderOptions } from "./reload.ts";
+export {
+  DEGRADED_EVERY_MS,
+  type FailureInfo,
+  type FailureKind,
+  failureKindOf,
+  failureLine,
+  FAILURES,
+  type LastError,
+  longRateWait,
+  type RateLimitWait,
+  SAY_RATE_WAIT_MS,
+  Trouble,
+  type TroubleOptions,
+  WARN_EVERY_MS,
+} from "./trouble.ts";

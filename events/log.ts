@@ -2,7 +2,9 @@
  * The event log writer: one JSON object per line, appended with ONE `write` per batch so
  * several processes can share a log without tearing lines (O_APPEND makes each write land whole
  * at the end). The file stays open; before each write the path is checked to still name it
- * (one `stat`), so a rotated or deleted log is recreated, not written into the void. A broken log never breaks the caller: it warns once and goes quiet.
+ * (one `stat`), so a rotated or deleted log is recreated, not written into the void. A broken log
+ * never breaks the caller: it says so on stderr, again every minute while it lasts (a full or
+ * read-only disk must not go unnoticed), and tells `onWriteError` (a daemon is then degraded).
  *
  * Records are built at once (their `ts` is the moment of the emit) and written together when
  * the code running now yields (a microtask): a daemon under load answers many requests in one
@@ -25,8 +27,18 @@ export interface EventLogOptions {
   source: string;
   /** `false` emits nothing (the config's `eventLog.enabled`). Default true. */
   enabled?: boolean;
-  /** Told once, when the log first cannot be written. Default: a line on stderr. */
+  /**
+   * Told when the log cannot be written: at the first failure, then at most once every
+   * `warnEveryMs` while writes keep failing. Default: a line on stderr.
+   */
   warn?: (message: string) => void;
+  /** How often (ms) a failing log is said again; default 60,000. */
+  warnEveryMs?: number;
+  /**
+   * Told each failed write (why), and `undefined` at the first write that succeeds after one
+   * failed: a daemon's degraded reasons follow it.
+   */
+  onWriteError?: (message: string | undefined) => void;
   /** Throw on an event type missing from the catalog (for tests). Default false. */
   strict?: boolean;
   /**
@@ -79,7 +91,10 @@ export class EventLog implements EventSink {
   readonly #enabled: boolean;
   readonly #warn: (message: string) => void;
   readonly #strict: boolean;
-  #warned = false;
+  readonly #warnEveryMs: number;
+  readonly #onWriteError: ((message: string | undefined) => void) | undefined;
+  #warnedAt = -Infinity;
+  #failing = false;
   #dirReady = false;
   #pending = "";
   #file: Deno.FsFile | undefined;
@@ -96,6 +111,8 @@ export class EventLog implements EventSink {
     this.#enabled = opts.enabled ?? true;
     this.#warn = opts.warn ?? stderrWarn;
     this.#strict = opts.strict ?? false;
+    this.#warnEveryMs = opts.warnEveryMs ?? 60_000;
+    this.#onWriteError = opts.onWriteError;
     this.#recheckMs = opts.recheckMs ?? 0;
     this.#now = opts.now ?? (() => performance.now());
     this.#paceMs = opts.paceMs ?? 0;
@@ -153,16 +170,42 @@ export class EventLog implements EventSink {
     try {
       this.#append(encoder.encode(text));
     } catch (error) {
-      if (this.#warned) return;
-      this.#warned = true;
-      try {
-        this.#warn(
-          `the-loop: cannot write the event log ${this.path} (${messageOf(error)}); ` +
-            "events are not being recorded — check the path and its permissions " +
-            "(further errors are not reported)",
-        );
-      } catch { /* a throwing warn callback must not break the caller either */ }
+      this.#failed(error);
+      return;
     }
+    if (this.#failing) {
+      this.#failing = false;
+      this.#warnedAt = -Infinity;
+      this.#tell(undefined);
+    }
+  }
+
+  /** Whether the last write failed. */
+  get failing(): boolean {
+    return this.#failing;
+  }
+
+  #failed(error: unknown): void {
+    this.#failing = true;
+    const why = `cannot write the event log ${this.path} (${messageOf(error)})`;
+    this.#tell(why);
+    const now = this.#now();
+    if (now - this.#warnedAt < this.#warnEveryMs) return;
+    this.#warnedAt = now;
+    try {
+      this.#warn(
+        `the-loop: ${why}; events are not being recorded — free space on its disk, or check ` +
+          `the path and its permissions (said again every ${
+            Math.round(this.#warnEveryMs / 1000)
+          } s while it lasts)`,
+      );
+    } catch { /* a throwing warn callback must not break the caller either */ }
+  }
+
+  #tell(message: string | undefined): void {
+    try {
+      this.#onWriteError?.(message);
+    } catch { /* a throwing callback must not break the caller */ }
   }
 
   /** Closes the file (the next write opens it again). */

@@ -48,7 +48,7 @@ Deno.test("EventLog with enabled: false writes nothing and creates nothing", () 
   assert.deepEqual([...Deno.readDirSync(dir)], []);
 });
 
-Deno.test("an unwritable log warns once, then stays quiet, and never throws", () => {
+Deno.test("an unwritable log warns at once, not again within the minute, and never throws", () => {
   const dir = Deno.makeTempDirSync();
   const warnings: string[] = [];
   // the path is a directory: opening it for append fails (even as root)
@@ -75,6 +75,51 @@ Deno.test("an unwritable log warns once, then stays quiet, and never throws", ()
     },
   });
   log3.emit("hooks.loaded", { count: 1, names: [] }, { flush: true });
+});
+
+Deno.test("a failing log is said again every warnEveryMs while it lasts, and its recovery is told", () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${dir}/file`, "");
+  let now = 0;
+  const warnings: string[] = [];
+  const told: (string | undefined)[] = [];
+  const log = new EventLog({
+    path: `${dir}/file/events.jsonl`, // its parent is a file: fails even as root
+    source: "cli",
+    now: () => now,
+    warn: (m) => warnings.push(m),
+    onWriteError: (m) => told.push(m),
+  });
+  const emit = () => log.emit("hooks.loaded", { count: 0, names: [] }, { flush: true });
+  emit();
+  now += 59_999;
+  emit();
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /said again every 60 s while it lasts/);
+  now += 1;
+  emit();
+  assert.equal(warnings.length, 2, "said again a minute later");
+  assert.equal(told.length, 3);
+  assert.ok(log.failing);
+  Deno.removeSync(`${dir}/file`);
+  emit();
+  assert.equal(told.at(-1), undefined, "the recovery is told");
+  assert.ok(!log.failing);
+  assert.match(Deno.readTextFileSync(`${dir}/file/events.jsonl`), /hooks\.loaded/);
+});
+
+Deno.test("a log on a full disk (/dev/full: ENOSPC) is said and told", () => {
+  const warnings: string[] = [];
+  const told: (string | undefined)[] = [];
+  const log = new EventLog({
+    path: "/dev/full",
+    source: "cli",
+    warn: (m) => warnings.push(m),
+    onWriteError: (m) => told.push(m),
+  });
+  log.emit("hooks.loaded", { count: 0, names: [] }, { flush: true });
+  assert.equal(warnings.length, 1);
+  assert.match(told[0] ?? "", /cannot write the event log \/dev\/full \(.*(space|ENOSPC)/i);
 });
 
 Deno.test("a log rotated or deleted between writes is recreated, directory included", () => {

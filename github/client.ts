@@ -169,6 +169,22 @@ export class GitHubClient {
 
   // --- reads -------------------------------------------------------------------------------
 
+  /**
+   * One cheap authenticated request (`GET /rate_limit`: it costs no rate limit, and answers any
+   * token, an app's included): a bad token is found at start, not after the first cycle. Not
+   * retried: throws the {@linkcode GitHubError} of the first failure.
+   */
+  async checkToken(): Promise<{ limit?: number; remaining?: number }> {
+    const res = await this.request<
+      { resources?: { core?: { limit?: number; remaining?: number } } }
+    >(
+      "/rate_limit",
+      { retry: false },
+    );
+    const core = res.data?.resources?.core;
+    return { limit: core?.limit, remaining: core?.remaining };
+  }
+
   /** Issues and pull requests (those carry `pull_request`) of a repository. */
   listIssues(repo: RepoName, opts: ListIssuesOptions = {}): Promise<GitHubIssue[]> {
     return this.collect<GitHubIssue>(`${repoPath(repo)}/issues`, {

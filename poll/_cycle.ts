@@ -9,6 +9,7 @@ import type { IngressEvent, RouteResult, RouteSink } from "../ingress/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
 import type { ControlRecord } from "../state/control.ts";
 import { messageOf } from "../errors.ts";
+import { type FailureKind, failureKindOf } from "../daemon/mod.ts";
 import type { Ledger } from "./ledger.ts";
 import type { PollGitHub } from "./thread.ts";
 import type { PollSettings } from "./settings.ts";
@@ -60,6 +61,31 @@ export interface CycleState {
   now: () => number;
   dryRun: boolean;
   onHandover?: (h: Handover) => void;
+  /** The cycle's failures by kind (`poll.provider_error`s), for the operator. */
+  failed: Map<FailureKind, CycleFailure>;
+}
+
+/** One kind of failure in a cycle: how many, and the last one's message. */
+export interface CycleFailure {
+  kind: FailureKind;
+  count: number;
+  message: string;
+}
+
+/**
+ * Counts a failed GitHub read (`error`) or a source that polls nothing (`kind: "config"`): one
+ * more error in the cycle, its kind noted for the operator. A shutdown's abort is not a failure.
+ */
+export function noteFailure(s: CycleState, error: unknown, kind?: FailureKind): void {
+  s.counts.errors++;
+  if ((error as { kind?: string })?.kind === "aborted") return;
+  const k = kind ?? failureKindOf(error);
+  const seen = s.failed.get(k);
+  const message = messageOf(error);
+  if (seen) {
+    seen.count++;
+    seen.message = message;
+  } else s.failed.set(k, { kind: k, count: 1, message });
 }
 
 /** The current time as ISO text. */

@@ -10,7 +10,7 @@ import type { GitHubIssue } from "../github/mod.ts";
 import { messageOf } from "../errors.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
 import { type CycleState, isoNow, routeSafely, verdictOf } from "./_cycle.ts";
-import { authorized } from "./_cycle.ts";
+import { authorized, noteFailure } from "./_cycle.ts";
 import { type ItemRecord, newRecord } from "./ledger.ts";
 import { entryEvent, type ItemContext, type ThreadEntry } from "./payloads.ts";
 import { readThread, type Thread } from "./thread.ts";
@@ -134,7 +134,7 @@ export async function processItem(
   try {
     thread = await readThread(s.gh, repo, issue, readFrom);
   } catch (error) {
-    s.counts.errors++;
+    noteFailure(s, error);
     s.events.emit("poll.provider_error", {
       repo,
       work_item: ref,

@@ -11,7 +11,7 @@
 import { messageOf } from "../errors.ts";
 import type { GitHubIssue } from "../github/mod.ts";
 import { parseWorkItem, repoOf } from "../state/work_item.ts";
-import { type CycleState, routeSafely, verdictOf } from "./_cycle.ts";
+import { type CycleState, noteFailure, routeSafely, verdictOf } from "./_cycle.ts";
 import { closeEvent } from "./payloads.ts";
 import { processItem } from "./_item.ts";
 
@@ -46,7 +46,7 @@ export async function reconcile(
     try {
       issue = await s.gh.getIssue(repo, item.number);
     } catch (error) {
-      s.counts.errors++;
+      noteFailure(s, error);
       s.events.emit("poll.provider_error", {
         repo,
         work_item: item.ref,

@@ -18,6 +18,7 @@ export {
   type ControlParser,
   type ControlView,
   type CycleCounts,
+  type CycleFailure,
   type CycleReport,
   type Handover,
   Poller,
@@ -50,9 +51,12 @@ export { commentDeliveryId, type ThreadEntry } from "./payloads.ts";
 export { ControlDirView } from "./control_view.ts";
 export {
   type LastCycle,
+  lastCycleOf,
   type PollStatus,
+  type RateLimitWait,
   readStatus,
   STATUS_FILE,
+  StatusKeeper,
   statusPath,
   writeStatus,
 } from "./status.ts";

@@ -18,7 +18,15 @@ import type { RouteSink } from "../ingress/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
 import { workItem, type WorkItemRef } from "../state/work_item.ts";
 import { VERSION } from "../version.ts";
-import type { ControlParser, ControlView, CycleCounts, CycleState, Handover } from "./_cycle.ts";
+import {
+  type ControlParser,
+  type ControlView,
+  type CycleCounts,
+  type CycleFailure,
+  type CycleState,
+  type Handover,
+  noteFailure,
+} from "./_cycle.ts";
 import { processItem } from "./_item.ts";
 import { presence } from "./_presence.ts";
 import { type Listed, reconcile } from "./_reconcile.ts";
@@ -26,7 +34,7 @@ import type { Ledger } from "./ledger.ts";
 import type { PollSettings } from "./settings.ts";
 import type { PollGitHub } from "./thread.ts";
 
-export type { ControlParser, ControlView, CycleCounts, Handover } from "./_cycle.ts";
+export type { ControlParser, ControlView, CycleCounts, CycleFailure, Handover } from "./_cycle.ts";
 
 /** The request counters a cycle reports (`GitHubClient.takeStats()`). */
 export interface RequestStats {
@@ -60,6 +68,8 @@ export interface CycleReport extends CycleCounts {
   notModified: number;
   rateLimitRemaining?: number;
   durationMs: number;
+  /** The cycle's failures, one per kind (empty when none): what the operator is told. */
+  failed: CycleFailure[];
 }
 
 interface ListedItem {
@@ -112,6 +122,7 @@ export class Poller {
       now: o.now ?? Date.now,
       dryRun: o.dryRun ?? false,
       onHandover: o.onHandover,
+      failed: new Map(),
     };
     o.gh.takeStats?.(); // count this cycle's requests only
     const listed: Listed = { covered: new Set(), scope: new Map() };
@@ -126,15 +137,16 @@ export class Poller {
         listed.scope.set(repo, kinds);
       }
       if (source.repos.length === 0 || !source.label) {
-        s.counts.errors++;
+        const error = source.label
+          ? `polling.sources[${source.index}] names no repos: add repos (OWNER/REPO)`
+          : `polling.sources[${source.index}] has no label: set one (or routing.autoExecuteLabel)`;
+        noteFailure(s, error, "config");
         s.counts.complete = false;
         s.events.emit("poll.provider_error", {
           repo: "",
           work_item: null,
           operation: "list",
-          error: source.label
-            ? `polling.sources[${source.index}] names no repos: add repos (OWNER/REPO)`
-            : `polling.sources[${source.index}] has no label: set one (or routing.autoExecuteLabel)`,
+          error,
           will_retry: true,
         });
         continue;
@@ -166,6 +178,7 @@ export class Poller {
         ? { rateLimitRemaining: stats.rateLimitRemaining }
         : {}),
       durationMs: Math.round(performance.now() - started),
+      failed: [...s.failed.values()],
     };
     s.events.emit("poll.cycle", {
       items_seen: report.itemsSeen,
@@ -196,7 +209,7 @@ export class Poller {
     try {
       issues = await s.gh.listIssues(repo, { labels: source.label, state: "open" });
     } catch (error) {
-      s.counts.errors++;
+      noteFailure(s, error);
       s.counts.complete = false;
       s.events.emit("poll.provider_error", {
         repo,

@@ -1,11 +1,16 @@
 /**
- * `<state.root>/poll-status.json`: when the poller started, when its last cycle ended, its interval
- * and the last cycle's counts. It holds no pid: liveness comes from the pidfile's lock alone, so a
+ * `<state.root>/poll-status.json`: when the poller started, when its last cycle ended, its interval,
+ * the last cycle's counts, the last error (kind, message, when), the last long rate-limit wait and
+ * why the poller is degraded. It holds no pid: liveness comes from the pidfile's lock alone, so a
  * forged or stale status file can never make a dead poller look alive (case 32).
+ *
+ * {@linkcode StatusKeeper} holds the status in memory and writes it atomically at start, after
+ * each cycle, and when a failure or a long rate-limit wait is noted between cycles.
  *
  * @module
  */
 import { join } from "node:path";
+import type { LastError, RateLimitWait } from "../daemon/mod.ts";
 import { writeFileAtomic } from "../state/atomic.ts";
 import type { CycleCounts } from "./_cycle.ts";
 import type { CycleReport } from "./poller.ts";
@@ -19,12 +24,21 @@ export interface LastCycle extends Omit<CycleCounts, "complete"> {
   notModified: number;
 }
 
+export type { RateLimitWait };
+
 /** The status file. */
 export interface PollStatus {
   startedAt: string;
-  lastCycleAt: string;
+  /** Null until the first cycle ended. */
+  lastCycleAt: string | null;
   intervalSeconds: number;
-  lastCycle: LastCycle;
+  lastCycle: LastCycle | null;
+  /** The last failure (a GitHub read, a state write, the event log), null when none yet. */
+  lastError: LastError | null;
+  /** The last rate-limit wait longer than 10 s, null when none. */
+  rateLimit: RateLimitWait | null;
+  /** Why the poller is degraded now (a file it cannot write); empty when it is not. */
+  degraded: string[];
 }
 
 /** Where the status file of a state root lives. */
@@ -32,29 +46,66 @@ export function statusPath(stateRoot: string): string {
   return join(stateRoot, STATUS_FILE);
 }
 
-/** Writes the status after a cycle (atomically). */
-export async function writeStatus(
-  stateRoot: string,
-  opts: { startedAt: string; intervalSeconds: number; report: CycleReport; at?: Date },
-): Promise<void> {
-  const r = opts.report;
-  const status: PollStatus = {
-    startedAt: opts.startedAt,
-    lastCycleAt: (opts.at ?? new Date()).toISOString(),
-    intervalSeconds: opts.intervalSeconds,
-    lastCycle: {
-      itemsSeen: r.itemsSeen,
-      spawns: r.spawns,
-      commentsForwarded: r.commentsForwarded,
-      closures: r.closures,
-      failures: r.failures,
-      errors: r.errors,
-      interrupted: r.interrupted,
-      requests: r.requests,
-      notModified: r.notModified,
-    },
+/** The last cycle's counts of a report. */
+export function lastCycleOf(r: CycleReport): LastCycle {
+  return {
+    itemsSeen: r.itemsSeen,
+    spawns: r.spawns,
+    commentsForwarded: r.commentsForwarded,
+    closures: r.closures,
+    failures: r.failures,
+    errors: r.errors,
+    interrupted: r.interrupted,
+    requests: r.requests,
+    notModified: r.notModified,
   };
+}
+
+/** Writes `status` atomically. */
+export async function writeStatus(stateRoot: string, status: PollStatus): Promise<void> {
   await writeFileAtomic(statusPath(stateRoot), JSON.stringify(status, null, 2) + "\n");
+}
+
+/** The poller's status, kept in memory and written through (writes never overlap). */
+export class StatusKeeper {
+  readonly root: string;
+  #status: PollStatus;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(root: string, init: { startedAt: string; intervalSeconds: number }) {
+    this.root = root;
+    this.#status = {
+      startedAt: init.startedAt,
+      lastCycleAt: null,
+      intervalSeconds: init.intervalSeconds,
+      lastCycle: null,
+      lastError: null,
+      rateLimit: null,
+      degraded: [],
+    };
+  }
+
+  /** The status as it stands. */
+  get status(): PollStatus {
+    return this.#status;
+  }
+
+  /** Merges `patch` into the status and writes it; rejects when the write fails. */
+  update(patch: Partial<PollStatus>): Promise<void> {
+    this.#status = { ...this.#status, ...patch };
+    const write = this.#writing.catch(() => {}).then(() => writeStatus(this.root, this.#status));
+    this.#writing = write;
+    return write;
+  }
+
+  /** Resolves when no write is pending (whether the last one failed or not). */
+  async idle(): Promise<void> {
+    let last: Promise<void> | undefined;
+    while (last !== this.#writing) {
+      last = this.#writing;
+      await last.catch(() => {});
+    }
+  }
 }
 
 /** Reads the status file; undefined when there is none or it is not one. */
@@ -62,9 +113,17 @@ export async function readStatus(stateRoot: string): Promise<PollStatus | undefi
   try {
     const value = JSON.parse(await Deno.readTextFile(statusPath(stateRoot)));
     if (
-      value && typeof value.startedAt === "string" && typeof value.lastCycleAt === "string" &&
-      typeof value.lastCycle === "object" && value.lastCycle !== null
-    ) return value as PollStatus;
+      value && typeof value.startedAt === "string" &&
+      (typeof value.lastCycleAt === "string" || value.lastCycleAt === null) &&
+      typeof value.lastCycle === "object"
+    ) {
+      return {
+        lastError: null,
+        rateLimit: null,
+        degraded: [],
+        ...value,
+      } as PollStatus;
+    }
   } catch { /* missing or unreadable: no status */ }
   return undefined;
 }

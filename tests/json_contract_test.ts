@@ -22,6 +22,7 @@ const SCHEMAS = [
   "config-show",
   "events-types",
   "poll-status",
+  "gh-webhook-status",
   "poll-dry-run",
   "sessions-list",
 ];
@@ -154,6 +155,7 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     [["config", "validate", "--format", "json"], "config-validate", {}],
     [["config", "show", "--format", "json"], "config-show", {}],
     [["poll", "status", "--format", "json"], "poll-status", {}],
+    [["gh-webhook", "status", "--format", "json"], "gh-webhook-status", {}],
     [["poll", "start", "--dry-run", "--format", "json"], "poll-dry-run", {}],
     [["sessions", "list", "--format", "json"], "sessions-list", { sessions: [] }],
   ];

@@ -151,7 +151,9 @@ Deno.test("poll start --once: an idle cycle costs one request per repo, answered
     const ledgerBefore = await Deno.readTextFile(p.ledger);
     const second = await once(p);
     assert.equal(second.code, 0, second.stderr);
+    // the start's check of the token (free at GitHub), then the cycle: one request, a 304
     assert.deepEqual(gh.requests.map((r) => [r.method, r.path, r.status]), [
+      ["GET", "/rate_limit", 200],
       ["GET", `/repos/${REPO}/issues`, 304],
     ]);
     assert.equal(await Deno.readTextFile(p.ledger), ledgerBefore, "the ledger is untouched");
@@ -225,7 +227,8 @@ Deno.test("poll start --once: a closed item closes its session; a failed listing
     gh.world.close(REPO, issue.number);
     gh.fault({ path: `/repos/${REPO}/issues`, kind: "status", status: 404, times: 1 });
     const failed = await once(p);
-    assert.equal(failed.code, 0, "a provider error does not fail the cycle");
+    assert.equal(failed.code, 1, "a cycle with errors exits 1");
+    assert.match(failed.stderr, /poll: error: GitHub does not know the repository or item \(404\)/);
     assert.deepEqual(await readJournal(p.journal), []);
     const closing = await once(p);
     assert.equal(closing.code, 0);

@@ -108,6 +108,13 @@ export class IntakeThread {
     });
   }
 
+  /** Tells the worker why the daemon is degraded (`/health` answers 503 while any). */
+  health(reasons: string[]): void {
+    if (this.#dead || this.#stopping) return;
+    const message: IntakeRequest = { t: "health", reasons };
+    this.#worker.postMessage(message);
+  }
+
   /** Gives back the credit of one delivery of `bytes` body bytes (its routing ended). */
   release(bytes: number): void {
     Atomics.sub(this.#credits, CREDIT_JOBS, 1);

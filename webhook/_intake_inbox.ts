@@ -49,6 +49,7 @@ export class IntakeInbox {
   #waiting: Waiting[] = [];
   #head = 0;
   #failedAt = -Infinity;
+  #failure: string | undefined;
 
   private constructor(inbox: Inbox, opts: IntakeInboxOptions) {
     this.#inbox = inbox;
@@ -107,6 +108,7 @@ export class IntakeInbox {
     } catch {
       return "inbox-failed"; // said by `onError`
     }
+    this.#failure = undefined; // written and synced again: no longer degraded
     const { ghEvent, deliveryId } = event;
     if (this.#head === this.#waiting.length && this.#take(body.bytes)) {
       this.#opts.send({
@@ -176,8 +178,17 @@ export class IntakeInbox {
     this.#head = 0;
   }
 
+  /**
+   * Why the inbox cannot take deliveries now (its last write or sync failed, and none has
+   * succeeded since): the receiver is degraded meanwhile (`/health` answers 503).
+   */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
   /** `webhook.inbox_failed`, at most once a second. */
   #failed(error: unknown): void {
+    this.#failure = messageOf(error);
     const now = performance.now();
     if (now - this.#failedAt < 1000) return;
     this.#failedAt = now;

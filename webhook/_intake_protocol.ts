@@ -86,4 +86,6 @@ export type IntakeRequest =
   /** The routing of these inbox deliveries ended (their credit was given back). */
   | { t: "settled"; seqs: number[] }
   /** After `stop` and the last routing: close the inbox and the log, then answer `closed`. */
-  | { t: "close" };
+  | { t: "close" }
+  /** Why the daemon is degraded now (`/health` answers 503 with them); empty: healthy. */
+  | { t: "health"; reasons: string[] };

@@ -66,7 +66,13 @@ let events: EventSink & { flush?(): void } = forward;
 
 async function start(init: IntakeInit): Promise<WebhookServer> {
   const credits = new Int32Array(init.credits);
-  if (init.log) events = new EventLog({ ...init.log, paceMs: PACE_MS });
+  if (init.log) {
+    events = new EventLog({
+      ...init.log,
+      paceMs: PACE_MS,
+      onWriteError: (why) => (logFailure = why),
+    });
+  }
   const verifier = init.secret ? await SignatureVerifier.create(init.secret) : undefined;
   // the durable inbox: a delivery is on disk before its 202 (`_intake_inbox.ts`)
   let broken = false;
@@ -88,6 +94,15 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
     verifier,
     events,
     maxBodyBytes: init.maxBodyBytes,
+    health: () => {
+      const reasons = logFailure === undefined || degraded.some((r) => r.includes(logFailure!))
+        ? [...degraded]
+        : [...degraded, `the event log cannot be written: ${logFailure}`];
+      if (broken) reasons.push(`the webhook inbox cannot be opened in ${init.inbox!.dir}`);
+      const inboxFailure = inbox?.failure;
+      if (inboxFailure) reasons.push(`the webhook inbox cannot be written: ${inboxFailure}`);
+      return reasons;
+    },
     accept: (event, body) => {
       if (closed) return false; // stopped: nothing more is taken (503; it can be redelivered)
       if (!init.route) return true;
@@ -119,6 +134,9 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
 let server: WebhookServer | undefined;
 let inbox: IntakeInbox | undefined;
 let closed = false;
+/** The daemon's degraded reasons (sent by the receiver), and this thread's own log failure. */
+let degraded: string[] = [];
+let logFailure: string | undefined;
 
 self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
   const message = e.data;
@@ -133,6 +151,8 @@ self.onmessage = async (e: MessageEvent<IntakeRequest>) => {
     }
   } else if (message.t === "settled") {
     inbox?.settled(message.seqs);
+  } else if (message.t === "health") {
+    degraded = message.reasons;
   } else if (message.t === "stop") {
     const requestsFinished = server ? await server.shutdown({ graceMs: message.graceMs }) : true;
     closed = true; // a request still running past the grace time is refused, not lost

@@ -53,6 +53,11 @@ export interface HandlerOptions {
   maxBodyBytes?: number;
   /** The `Retry-After` seconds of a 503; default 30. */
   retryAfterSeconds?: number;
+  /**
+   * Why the daemon is degraded now (a file it cannot write): `/health` then answers 503
+   * `{"status":"degraded","reasons":[…]}`. Absent or empty: 200.
+   */
+  health?: () => readonly string[];
   /** The clock (ms) of the refusal records' rate limit (`_rejection_log.ts`); for tests. */
   now?: () => number;
 }
@@ -237,7 +242,13 @@ export function createAnswerer(
     try {
       const pathname = pathOf(req.url);
       if ((req.method === "GET" || req.method === "HEAD") && HEALTH.has(pathname)) {
-        return reply(200);
+        const reasons = opts.health?.() ?? [];
+        if (reasons.length === 0) return reply(200);
+        return {
+          status: 503,
+          headers: { ...JSON_HEADERS },
+          body: JSON.stringify({ status: "degraded", reasons }),
+        };
       }
       if (req.method === "POST" && pathname === opts.path) return await post(req, body);
       return reject(req, "not-found", 404, {

@@ -27,3 +27,10 @@ export {
 export { Receiver, type ReceiverOptions, type StopReport } from "./receiver.ts";
 export { WebhookServer, type WebhookServerOptions } from "./server.ts";
 export { SignatureVerifier } from "./signature.ts";
+export {
+  readWebhookStatus,
+  WEBHOOK_STATUS_FILE,
+  type WebhookStatus,
+  webhookStatusPath,
+  writeWebhookStatus,
+} from "./status.ts";

@@ -211,6 +211,11 @@ export class Receiver {
     return receiver;
   }
 
+  /** Why the daemon is degraded now: `/health` answers 503 `{"status":"degraded",…}` while any. */
+  degraded(reasons: string[]): void {
+    this.#intake.health(reasons);
+  }
+
   /** The bound address. */
   get addr(): Deno.NetAddr {
     return this.#intake.addr;

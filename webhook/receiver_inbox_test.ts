@@ -29,7 +29,12 @@ async function start(dir: string, sink: RecordingSink, o: Partial<ReceiverOption
     await res.body?.cancel();
     return res.status;
   };
-  return { receiver, events, post };
+  /** `/health`'s status and body. */
+  const health = async () => {
+    const res = await fetch(new URL("/health", receiver.url));
+    return { status: res.status, body: await res.json() };
+  };
+  return { receiver, events, post, health };
 }
 
 Deno.test("a 202 is a promise: what was accepted and not routed is replayed at the next start, in order", async () => {
@@ -101,11 +106,16 @@ Deno.test("an inbox that cannot be written (a full disk) answers 503, never a 20
   // the segment the receiver opens is a device that is always full
   await Deno.symlink("/dev/full", join(dir, "000000000001.seg"));
   const sink = new RecordingSink();
-  const { receiver, events, post } = await start(dir, sink);
+  const { receiver, events, post, health } = await start(dir, sink);
   try {
     assert.equal(await post({ deliveryId: "x1" }), 503);
     await until(() => events.ofType("webhook.rejected").length > 0);
     assert.equal(events.ofType("webhook.rejected")[0].reason, "inbox-failed");
+    // the receiver is degraded while the inbox cannot be written, and says why
+    const h = await health();
+    assert.equal(h.status, 503);
+    assert.equal(h.body.status, "degraded");
+    assert.match(h.body.reasons.join("\n"), /the webhook inbox cannot be (opened|written)/);
     assert.equal(events.ofType("webhook.inbox_failed").length, 1);
     assert.equal(events.ofType("webhook.received").length, 0);
     assert.equal(sink.routed.length, 0);
@@ -144,10 +154,13 @@ Deno.test("an inbox folder that cannot be made answers every delivery 503 and sa
   const file = join(dir, "not-a-folder");
   await Deno.writeTextFile(file, "");
   const sink = new RecordingSink();
-  const { receiver, events, post } = await start(join(file, "inbox"), sink);
+  const { receiver, events, post, health } = await start(join(file, "inbox"), sink);
   try {
     assert.equal(await post({ deliveryId: "y1" }), 503);
     await until(() => events.ofType("webhook.inbox_failed").length > 0);
+    const h = await health();
+    assert.deepEqual([h.status, h.body.status], [503, "degraded"]);
+    assert.match(h.body.reasons.join("\n"), /the webhook inbox cannot be opened/);
     assert.equal(sink.routed.length, 0);
   } finally {
     await receiver.stop({ graceMs: 100 });

@@ -6,8 +6,10 @@
  * @module
  */
 import type { EnvReader, LoadedConfig } from "../../config/mod.ts";
-import type { ConfigReloader } from "../../daemon/mod.ts";
+import type { ConfigReloader, Trouble } from "../../daemon/mod.ts";
+import { checkToken } from "../_daemon.ts";
 import type { EventSink } from "../../events/mod.ts";
+import { messageOf } from "../../errors.ts";
 import { resolveTokenFromConfig } from "../../github/mod.ts";
 import {
   type IngressEvent,
@@ -28,6 +30,8 @@ export interface RoutingOptions {
   warn: (message: string) => void;
   /** Aborted at shutdown: ends GitHub waits at once. */
   signal: AbortSignal;
+  /** Told a route that threw (the last error); the token's check at start says through it. */
+  trouble: Trouble;
 }
 
 /** The route sink and what to close at shutdown. */
@@ -49,10 +53,21 @@ export async function openRouting(opts: RoutingOptions): Promise<Routing> {
     signal: opts.signal,
     warn: opts.warn,
   });
+  try {
+    await checkToken(ingress.github, opts.trouble); // a bad token stops the start
+  } catch (error) {
+    await ingress.drain().catch(() => {});
+    throw error;
+  }
   const sink: RouteSink = {
     async route(event: IngressEvent, o?: { signal?: AbortSignal }): Promise<RouteResult> {
-      ingress.reconfigure(await opts.reloader.check({ asOf: event.receivedAt }));
-      return await ingress.router.route(event, o);
+      try {
+        ingress.reconfigure(await opts.reloader.check({ asOf: event.receivedAt }));
+        return await ingress.router.route(event, o);
+      } catch (error) {
+        opts.trouble.failed("route", `${event.deliveryId}: ${messageOf(error)}`);
+        throw error;
+      }
     },
   };
   return {

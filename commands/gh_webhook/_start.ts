@@ -6,11 +6,11 @@
  */
 import { join } from "node:path";
 import type { LoadedConfig } from "../../config/mod.ts";
-import { ConfigReloader } from "../../daemon/mod.ts";
+import { ConfigReloader, type RateLimitWait, Trouble } from "../../daemon/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
-import { Receiver } from "../../webhook/mod.ts";
+import { Receiver, webhookStatusPath, writeWebhookStatus } from "../../webhook/mod.ts";
 import { loadCliConfig } from "../_config.ts";
-import { lockOrRefuse, openDaemonLog, pathFlag } from "../_daemon.ts";
+import { lockOrRefuse, openDaemonLog, pathFlag, watchedSink } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
 import { openRouting, type Routing } from "./_routing.ts";
 
@@ -64,7 +64,57 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   const loaded = await loadCliConfig(ctx);
   const { config } = loaded;
   const settings = settingsOf(flags, loaded, ctx.cwd);
-  const events = openDaemonLog(config, "gh-webhook");
+  const root = config.state.root;
+  const statusFile = webhookStatusPath(root);
+  const startedAt = new Date().toISOString();
+  // set once listening: the status file is written from then on
+  const live: { url?: string; receiver?: Receiver } = {};
+  let rateLimit: RateLimitWait | null = null;
+  let writing = Promise.resolve();
+  let lastWrite = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // failures: said once per kind per 10 minutes; degraded reasons go to /health and the status
+  const trouble: Trouble = new Trouble({
+    prefix: "the-loop: warning",
+    warn: (line) => ctx.warn(line + "\n"),
+    onChange: () => {
+      live.receiver?.degraded(trouble.reasons);
+      schedule();
+    },
+  });
+  /** Writes the status file, at most once a second (a burst of failures is one write). */
+  function schedule(): void {
+    if (live.url === undefined || timer !== undefined) return;
+    const wait = Math.max(0, lastWrite + 1000 - Date.now());
+    const id = setTimeout(() => {
+      timer = undefined;
+      lastWrite = Date.now();
+      writing = writing.then(() =>
+        writeWebhookStatus(root, {
+          pid: Deno.pid,
+          url: live.url!,
+          startedAt,
+          lastError: trouble.lastError ?? null,
+          rateLimit,
+          degraded: trouble.reasons,
+        }).then(
+          () => trouble.degrade("status", "state-write", undefined),
+          (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
+        )
+      );
+    }, wait);
+    timer = id;
+    Deno.unrefTimer(id);
+  }
+  const events = openDaemonLog(config, "gh-webhook", {
+    // the log says itself that it cannot be written (every minute); /health and the status say why
+    onWriteError: (why) => trouble.degrade("event-log", "event-log", why, { say: false }),
+  });
+  const watched = watchedSink(events, ({ wait, line }) => {
+    trouble.say(`rate-limit:${wait.at}`, line);
+    rateLimit = wait;
+    schedule();
+  });
   const lock = await lockOrRefuse(settings.pidfile, {
     what: "gh-webhook",
     stop: "the-loop gh-webhook stop",
@@ -90,9 +140,10 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
         cwd: ctx.cwd,
         reloader,
         env: ctx.env,
-        events,
+        events: watched,
         warn: (m) => warn(ctx, m),
         signal: shutdown.signal,
+        trouble,
       });
     }
     const secret = ctx.env(settings.secretEnv) || undefined;
@@ -134,12 +185,24 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     throw error;
   }
   if (!settings.route) warn(ctx, "--no-route: deliveries are accepted and logged, not routed");
+  live.receiver = receiver;
+  live.url = receiver.url;
+  receiver.degraded(trouble.reasons);
+  schedule();
   println(ctx, `gh-webhook: listening on ${receiver.url} (pid ${Deno.pid})`);
   // a receiver whose HTTP thread died answers nothing: stop, and fail so a supervisor restarts it
   const dead = await Promise.race([interrupted.then(() => undefined), death]);
   const report = await receiver.stop({ graceMs: DRAIN_MS });
   shutdown.abort();
   await routing?.close().catch(() => {});
+  if (timer !== undefined) {
+    clearTimeout(timer);
+    timer = undefined;
+    lastWrite = -Infinity;
+    schedule(); // the last word, at once
+  }
+  await new Promise((r) => setTimeout(r, 0));
+  await writing;
   await lock.release();
   if (report.handedBack.length > 0) {
     warn(

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { loadCliConfig } from "../_config.ts";
-import { pathFlag } from "../_daemon.ts";
+import { pathFlag, troubleRows } from "../_daemon.ts";
 import type { CliContext } from "../context.ts";
 import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
 import { formatOption, table } from "../_output.ts";
@@ -54,17 +54,22 @@ export function register(group: Command, ctx: CliContext): void {
         const c = status.lastCycle;
         rows.push(
           ["started", status.startedAt],
-          ["last cycle", status.lastCycleAt],
+          ["last cycle", status.lastCycleAt ?? "none yet"],
           ["interval", `${status.intervalSeconds}s`],
-          ["items seen", String(c.itemsSeen)],
-          ["spawns", String(c.spawns)],
-          ["comments forwarded", String(c.commentsForwarded)],
-          ["closures", String(c.closures)],
-          ["failures", String(c.failures)],
-          ["errors", String(c.errors)],
-          ["interrupted", c.interrupted ? "yes" : "no"],
-          ["requests", `${c.requests ?? 0} (${c.notModified ?? 0} answered 304)`],
         );
+        if (c) {
+          rows.push(
+            ["items seen", String(c.itemsSeen)],
+            ["spawns", String(c.spawns)],
+            ["comments forwarded", String(c.commentsForwarded)],
+            ["closures", String(c.closures)],
+            ["failures", String(c.failures)],
+            ["errors", String(c.errors)],
+            ["interrupted", c.interrupted ? "yes" : "no"],
+            ["requests", `${c.requests ?? 0} (${c.notModified ?? 0} answered 304)`],
+          );
+        }
+        rows.push(...troubleRows(status));
       } else {
         rows.push(["last cycle", `none recorded (${statusPath(config.state.root)})`]);
       }

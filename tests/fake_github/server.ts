@@ -257,6 +257,11 @@ function routes(s: ServerState): [string, RegExp, Handler][] {
       return { permission, role_name: permission, user: w.user(login) };
     }],
     ["POST", /^\/graphql$/, (_m, _u, body) => graphql(s, body)],
+    // as GitHub's: free (it does not count against the limit), 401 for a bad token
+    ["GET", /^\/rate_limit$/, () => {
+      const core = { ...s.rate, used: s.rate.limit - s.rate.remaining, resource: "core" };
+      return json(200, { resources: { core }, rate: core });
+    }],
   ];
 }
 
@@ -358,7 +363,7 @@ export async function handle(s: ServerState, req: Request): Promise<Response> {
     if (!match) continue;
     const out = handler(match, url, body);
     if (out instanceof Response) {
-      if (out.status < 300 || out.status >= 400) {
+      if ((out.status < 300 || out.status >= 400) && url.pathname !== "/rate_limit") {
         s.rate.remaining = Math.max(0, s.rate.remaining - 1);
       }
       for (const [k, v] of Object.entries(rateHeaders(s))) out.headers.set(k, v);
