@@ -110,6 +110,22 @@ Deno.test("harnessEnvironment: the allowlist, then pass, then set, then the agen
   assert.equal(harnessEnvironment({ base, agentTokenEnv: "NOT_SET" }).GH_TOKEN, undefined);
 });
 
+Deno.test("harnessEnvironment: the webhook secret's variable is withheld, even allowlisted or passed", () => {
+  const base = { PATH: "/bin", LC_HOOK: "lc-secret", THE_LOOP_GH_WEBHOOK_SECRET: "s", TOK: "t" };
+  const env = harnessEnvironment({
+    base,
+    harnessEnv: { pass: ["THE_LOOP_GH_WEBHOOK_SECRET", "LC_HOOK"], set: { LC_HOOK: "x" } },
+    withhold: ["LC_HOOK"],
+  });
+  assert.deepEqual(env, { PATH: "/bin" });
+  // a secretEnv named as the agent's token variable gives no GH_TOKEN
+  assert.equal(
+    harnessEnvironment({ base, agentTokenEnv: "LC_HOOK", withhold: ["LC_HOOK"] }).GH_TOKEN,
+    undefined,
+  );
+  assert.equal(harnessEnvironment({ base, agentTokenEnv: "TOK" }).GH_TOKEN, "t");
+});
+
 Deno.test("process runner: the harness's /proc/self/environ holds none of the daemon's secrets", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-env-" }));
   const harnessLog = join(dir, "harness.jsonl");

@@ -64,6 +64,8 @@ export interface TmuxRunnerOptions {
   baseEnv?: Record<string, string>;
   harnessEnv?: HarnessEnvConfig;
   agentTokenEnv?: string;
+  /** Never in the harness's environment: the webhook secret's variable (see `harness_env.ts`). */
+  withholdEnv?: readonly string[];
   /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
   env?: Record<string, string>;
   /** A respawn fell back to a fresh conversation (the caller emits `session.resume_failed`). */
@@ -115,6 +117,7 @@ export class TmuxRunner implements HarnessRunner {
         base,
         harnessEnv: opts.harnessEnv,
         agentTokenEnv: opts.agentTokenEnv,
+        withhold: opts.withholdEnv,
       }),
       ...opts.env,
     };
