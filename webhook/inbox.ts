@@ -275,8 +275,16 @@ export class Inbox {
       this.#current.bytes + this.#chunkBytes > 0 &&
       this.#current.bytes + this.#chunkBytes + record.length > this.#segmentBytes
     ) {
-      this.#writeOut();
-      this.#roll();
+      try {
+        this.#writeOut();
+        this.#roll();
+      } catch (error) {
+        // what gathered is not on disk: its appends are refused, never answered by a later sync
+        const waiters = this.#waiters;
+        this.#waiters = [];
+        this.#fail(error, waiters);
+        throw error;
+      }
     }
     const where: Where = {
       segment: this.#current.n,
@@ -372,7 +380,11 @@ export class Inbox {
       for (const f of rolled) f.close();
       this.#syncing = false;
       if (this.#closed) return;
-      this.#compact();
+      try {
+        this.#compact();
+      } catch (error) {
+        this.#onError(error); // its copies were refused; the old segment stays
+      }
       if (this.#waiters.length > 0 || this.#chunks.length > 0 || this.#settled.length > 0) {
         if (!this.#closed) this.#pace.schedule();
       }

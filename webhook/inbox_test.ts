@@ -104,3 +104,42 @@ Deno.test("inbox: a write that fails is refused, and later appends try again", a
   await assert.rejects(inbox.append({ deliveryId: "b", ghEvent: "x", body: body(2) }));
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("inbox: a write that fails as a segment rolls refuses the appends gathered before it", async () => {
+  // a real short write: a file-size limit (`ulimit -f`, SIGXFSZ ignored) makes the second
+  // batch's write fail with EFBIG while fdatasync still succeeds, as on a full disk
+  const dir = await Deno.makeTempDir();
+  const script = join(dir, "run.ts");
+  await Deno.writeTextFile(
+    script,
+    `import { Inbox } from ${JSON.stringify(import.meta.resolve("./inbox.ts"))};
+const { inbox } = Inbox.open({ dir: ${JSON.stringify(join(dir, "inbox"))}, segmentBytes: 7000 });
+const body = new Uint8Array(3000);
+const said = (p) => p.then(() => "202", () => "503");
+const out = [await said(inbox.append({ deliveryId: "x", ghEvent: "e", body }))];
+const a = inbox.append({ deliveryId: "a", ghEvent: "e", body });
+try { out.push(await said(inbox.append({ deliveryId: "b", ghEvent: "e", body }))); }
+catch { out.push("503"); }
+out.unshift(await said(a));
+inbox.close();
+console.log(JSON.stringify(out));
+`,
+  );
+  const out = await new Deno.Command("bash", {
+    args: [
+      "-c",
+      `trap '' XFSZ; ulimit -f 5; exec "$0" run --allow-all "$1"`,
+      Deno.execPath(),
+      script,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  // a: its bytes were cut short by the failed write, so it may not be answered 202
+  assert.deepEqual(JSON.parse(dec.decode(out.stdout)), ["503", "202", "503"]);
+  const { inbox, pending } = Inbox.open({ dir: join(dir, "inbox") });
+  assert.deepEqual(pending.map((e) => e.deliveryId), ["x"]);
+  inbox.close();
+  await Deno.remove(dir, { recursive: true });
+});
