@@ -17,9 +17,10 @@
  *   to an OS crash costs a replay that the session registry then settles as a duplicate.
  * - **Replay.** {@linkcode Inbox.open} reads every segment and gives back the deliveries not
  *   settled, in arrival (`seq`) order; new appends go to a new segment.
- * - **Torn records.** A record cut short or whose checksum fails (a crash mid-write) ends what
- *   is read of its segment: the rest is skipped and told to `onTorn` (the segment is cut back to
- *   its last whole record), never a refusal to open.
+ * - **Torn records.** A record cut short (a crash mid-write) ends what is read of its segment:
+ *   the rest is skipped and told to `onTorn` (the segment is cut back to its last whole record),
+ *   never a refusal to open. A record whose checksum fails is skipped alone (and told), and the
+ *   records after it are read.
  * - **Compaction and bound.** Segments roll at `segmentBytes`; the oldest segments are deleted
  *   once all their deliveries are settled, and an old one holding few unsettled deliveries has
  *   them copied forward (same `seq`) and is deleted after the copy is synced. The files never
@@ -489,6 +490,13 @@ export class Inbox {
               view.getUint32(at + 4, true)
           ? "checksum"
           : undefined;
+        if (torn === "checksum") {
+          // a damaged record whose length still fits: only it is skipped, not the whole
+          // (synced, answered) records after it
+          onTorn({ segment: path, offset: at, bytes: HEADER + length, reason: torn });
+          at += HEADER + length;
+          continue;
+        }
         if (torn) {
           onTorn({ segment: path, offset: at, bytes: data.length - at, reason: torn });
           Deno.truncateSync(path, at);

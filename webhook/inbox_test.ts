@@ -143,3 +143,24 @@ console.log(JSON.stringify(out));
   inbox.close();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("inbox: a record damaged mid-segment is skipped alone; the ones after it are replayed", async () => {
+  const dir = await Deno.makeTempDir();
+  const { inbox } = Inbox.open({ dir });
+  for (const n of [1, 2, 3]) {
+    await inbox.append({ deliveryId: `d${n}`, ghEvent: "x", body: body(n) });
+  }
+  inbox.close();
+  const [name] = [...Deno.readDirSync(dir)].map((e) => e.name);
+  const path = join(dir, name);
+  const data = Deno.readFileSync(path);
+  data[Math.floor(data.length / 2)] ^= 0xff; // inside the second record
+  Deno.writeFileSync(path, data);
+  const torn: TornRecord[] = [];
+  const again = Inbox.open({ dir, onTorn: (t) => torn.push(t) });
+  assert.deepEqual(again.pending.map((e) => e.deliveryId), ["d1", "d3"]);
+  assert.deepEqual(torn.map((t) => t.reason), ["checksum"]);
+  assert.equal(JSON.parse(dec.decode(again.inbox.body(3))).n, 3);
+  again.inbox.close();
+  await Deno.remove(dir, { recursive: true });
+});
