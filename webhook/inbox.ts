@@ -461,7 +461,7 @@ export class Inbox {
     }
   }
 
-  /** A compaction's copies were not synced: what is unsettled of them is the old segment's again. */
+  /** A compaction's copies were not synced: those unsettled are the old segment's again. */
   #keep(old: Segment): void {
     for (const [seq, where] of old.copies ?? []) {
       const now = this.#where.get(seq);
