@@ -35,6 +35,7 @@ export {
   type SessionDispatcherOptions,
   type StartMarks,
 } from "./dispatcher.ts";
+export { allowlisted as harnessEnvAllowlisted } from "./runners/mod.ts";
 export { DryRunDispatcher, type DryRunDispatcherOptions, type DryRunRecord } from "./dry_run.ts";
 export {
   defaultTemplates,

@@ -86,6 +86,8 @@ function runnerOf(
     baseEnv: o.baseEnv,
     harnessEnv: now.harnessEnv,
     agentTokenEnv: now.agentToken?.env,
+    // the webhook secret's variable, even one named `LC_…` (the allowlist would pass it)
+    withholdEnv: [o.config.webhooks.ghWebhook.secretEnv],
   };
   if (now.runner === "tmux") {
     return new TmuxRunner({

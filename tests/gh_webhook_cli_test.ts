@@ -304,3 +304,23 @@ Deno.test("a second receiver on the same pidfile exits 1 naming the first; stop 
   assert.equal(again.code, 1);
   assert.match(again.stderr, /gh-webhook is not running \(no pidfile at .*gh-webhook\.pid\)/);
 });
+
+Deno.test("--secret-env naming a variable the agent is handed is refused", async () => {
+  const base = config("http://127.0.0.1:9", ["alice"]);
+  for (
+    const [routing, name] of [
+      ["      harnessEnv: {pass: [HOOK_SECRET]}\n", "HOOK_SECRET"],
+      ["      agentToken: {env: HOOK_SECRET}\n", "HOOK_SECRET"],
+      ["", "LC_HOOK_SECRET"],
+    ]
+  ) {
+    const dir = tree({ ".the-loop/cli-config.yaml": base + routing });
+    const r = await cli(["gh-webhook", "start", "--port", "0", "--secret-env", name], {
+      cwd: dir,
+      env: { FAKE_GH_TOKEN: "t0k", [name]: SECRET },
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`--secret-env: ${name} is in the agent's environment`));
+    assert.ok(!r.stderr.includes(SECRET));
+  }
+});

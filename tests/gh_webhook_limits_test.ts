@@ -124,6 +124,27 @@ Deno.test("connections are capped, and /health still answers at the cap", async 
   for (const s of held) s.conn.close();
 });
 
+Deno.test("at the cap, connections trickling a body make room too, and /health still answers", async () => {
+  await using r = await start("    maxConnections: 8");
+  const held = [];
+  for (let i = 0; i < 20; i++) {
+    const p = await partial(r.port);
+    // the headers complete, then a body that never arrives whole
+    await p.conn.write(
+      ENC.encode("content-type: application/json\r\ncontent-length: 1000\r\n\r\n{"),
+    );
+    held.push(p);
+  }
+  let closed = 0;
+  held.forEach((s) => s.closed.then(() => closed++));
+  await waitFor(() => closed >= 12, "the connections over the cap to be closed");
+  for (let i = 0; i < 3; i++) {
+    const health = await fetch(new URL("/health", r.url));
+    assert.deepEqual([health.status, await health.json()], [200, { status: "ok" }]);
+  }
+  for (const s of held) s.conn.close();
+});
+
 /**
  * The receiver's resident memory (MB), from `/proc/<pid>/status` read by `cat` (Deno asks for
  * --allow-all to read under /proc/<pid>, which the suite's permissions do not give).

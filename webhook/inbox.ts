@@ -17,13 +17,15 @@
  *   to an OS crash costs a replay that the session registry then settles as a duplicate.
  * - **Replay.** {@linkcode Inbox.open} reads every segment and gives back the deliveries not
  *   settled, in arrival (`seq`) order; new appends go to a new segment.
- * - **Torn records.** A record cut short or whose checksum fails (a crash mid-write) ends what
- *   is read of its segment: the rest is skipped and told to `onTorn` (the segment is cut back to
- *   its last whole record), never a refusal to open.
+ * - **Torn records.** A record cut short (a crash mid-write) ends what is read of its segment:
+ *   the rest is skipped and told to `onTorn` (the segment is cut back to its last whole record),
+ *   never a refusal to open. A record whose checksum fails is skipped alone (and told), and the
+ *   records after it are read.
  * - **Compaction and bound.** Segments roll at `segmentBytes`; the oldest segments are deleted
  *   once all their deliveries are settled, and an old one holding few unsettled deliveries has
- *   them copied forward (same `seq`) and is deleted after the copy is synced. The files never
- *   exceed `maxBytes`: an append that would is refused ({@linkcode InboxFullError}).
+ *   them copied forward (same `seq`) and is deleted after the copy is synced; a copy whose write
+ *   or sync fails leaves them in the old segment, which stays until a later copy is synced. The
+ *   files never exceed `maxBytes`: an append that would is refused ({@linkcode InboxFullError}).
  *
  * One owner per folder (the intake worker); files are read and written synchronously but synced
  * asynchronously, so a sync never blocks the thread.
@@ -91,6 +93,8 @@ interface Segment {
   /** Unsettled deliveries whose newest copy is here. */
   live: Set<number>;
   liveBytes: number;
+  /** While its unsettled deliveries are copied forward: their places here, until the copy syncs. */
+  copies?: Map<number, Where>;
 }
 
 interface Waiter {
@@ -155,7 +159,7 @@ export class Inbox {
   #chunkBytes = 0;
   #waiters: Waiter[] = [];
   #settled: number[] = [];
-  /** Segments compacted: deleted once the batch holding their copies is synced. */
+  /** Segments compacted, their copies gathering: deleted once the batch holding those is synced. */
   #retiring: Segment[] = [];
   /** Files of segments rolled over: synced with the next batch, then closed. */
   #rolled: Deno.FsFile[] = [];
@@ -275,8 +279,16 @@ export class Inbox {
       this.#current.bytes + this.#chunkBytes > 0 &&
       this.#current.bytes + this.#chunkBytes + record.length > this.#segmentBytes
     ) {
-      this.#writeOut();
-      this.#roll();
+      try {
+        this.#writeOut();
+        this.#roll();
+      } catch (error) {
+        // what gathered is not on disk: its appends are refused, never answered by a later sync
+        const waiters = this.#waiters;
+        this.#waiters = [];
+        this.#fail(error, waiters);
+        throw error;
+      }
     }
     const where: Where = {
       segment: this.#current.n,
@@ -354,12 +366,16 @@ export class Inbox {
     try {
       this.#writeOut();
     } catch (error) {
-      this.#fail(error, waiters);
+      this.#fail(error, waiters, retiring);
       return;
     }
     const rolled = this.#rolled;
     if (waiters.length === 0 && retiring.length === 0 && rolled.length === 0) {
-      this.#compact();
+      try {
+        this.#compact();
+      } catch (error) {
+        this.#onError(error); // its copies were refused; the old segment stays
+      }
       return; // only settled marks: not synced on their own
     }
     this.#rolled = [];
@@ -367,19 +383,26 @@ export class Inbox {
     const files = [...rolled, this.#file];
     Promise.all(files.map((f) => f.syncData())).then(() => {
       for (const w of waiters) w.resolve();
-      for (const s of retiring) this.#delete(s);
-    }, (error) => this.#fail(error, waiters)).finally(() => {
+      for (const s of retiring) {
+        s.copies = undefined;
+        this.#delete(s);
+      }
+    }, (error) => this.#fail(error, waiters, retiring)).finally(() => {
       for (const f of rolled) f.close();
       this.#syncing = false;
       if (this.#closed) return;
-      this.#compact();
+      try {
+        this.#compact();
+      } catch (error) {
+        this.#onError(error); // its copies were refused; the old segment stays
+      }
       if (this.#waiters.length > 0 || this.#chunks.length > 0 || this.#settled.length > 0) {
         if (!this.#closed) this.#pace.schedule();
       }
     });
   }
 
-  #fail(error: unknown, waiters: Waiter[]): void {
+  #fail(error: unknown, waiters: Waiter[], retiring: Segment[] = []): void {
     const err = error instanceof Error ? error : new Error(String(error));
     for (const w of waiters) {
       w.reject(err);
@@ -392,9 +415,12 @@ export class Inbox {
       this.#settled.push(w.seq);
     }
     this.#onError(err);
-    // what was gathered may be half written: a new segment, and the next appends try afresh
+    // what was gathered may be half written: a new segment, and the next appends try afresh;
+    // copies in it were not synced, so their deliveries stay in the old segments (compacted later)
     this.#chunks = [];
     this.#chunkBytes = 0;
+    for (const s of [...retiring, ...this.#retiring]) this.#keep(s);
+    this.#retiring = [];
     if (this.#closed) return;
     try {
       this.#roll();
@@ -407,7 +433,7 @@ export class Inbox {
   #compact(): void {
     while (this.#segments.length > 1) {
       const oldest = this.#segments[0];
-      if (oldest === this.#current || this.#retiring.includes(oldest)) return;
+      if (oldest === this.#current || oldest.copies) return; // its copies are not synced yet
       if (oldest.live.size === 0) {
         this.#delete(oldest);
         continue;
@@ -416,14 +442,37 @@ export class Inbox {
       const crowded = this.bytes > this.maxBytes / 2;
       if (!sparse && !crowded) return;
       if (oldest.liveBytes * 2 > oldest.bytes) return; // copying would not win room
-      for (const seq of [...oldest.live].sort((a, b) => a - b)) {
-        const where = this.#where.get(seq)!;
-        this.#place(seq, this.#readAt(where));
-      }
+      oldest.copies = new Map();
       this.#retiring.push(oldest);
+      try {
+        for (const seq of [...oldest.live].sort((a, b) => a - b)) {
+          const where = this.#where.get(seq)!;
+          oldest.copies.set(seq, where);
+          this.#place(seq, this.#readAt(where));
+        }
+      } catch (error) {
+        const i = this.#retiring.indexOf(oldest);
+        if (i >= 0) this.#retiring.splice(i, 1);
+        this.#keep(oldest);
+        throw error;
+      }
       this.#pace.schedule();
       return;
     }
+  }
+
+  /** A compaction's copies were not synced: those unsettled are the old segment's again. */
+  #keep(old: Segment): void {
+    for (const [seq, where] of old.copies ?? []) {
+      const now = this.#where.get(seq);
+      if (!now) continue; // settled
+      const segment = this.#segments.find((s) => s.n === now.segment);
+      if (segment?.live.delete(seq)) segment.liveBytes -= now.length;
+      this.#where.set(seq, where);
+      old.live.add(seq);
+      old.liveBytes += where.length;
+    }
+    old.copies = undefined;
   }
 
   #delete(segment: Segment): void {
@@ -477,6 +526,13 @@ export class Inbox {
               view.getUint32(at + 4, true)
           ? "checksum"
           : undefined;
+        if (torn === "checksum") {
+          // a damaged record whose length still fits: only it is skipped, not the whole
+          // (synced, answered) records after it
+          onTorn({ segment: path, offset: at, bytes: HEADER + length, reason: torn });
+          at += HEADER + length;
+          continue;
+        }
         if (torn) {
           onTorn({ segment: path, offset: at, bytes: data.length - at, reason: torn });
           Deno.truncateSync(path, at);

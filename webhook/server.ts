@@ -10,8 +10,9 @@
  * - **A cap on connections** (`maxConnections`, default {@linkcode DEFAULT_MAX_CONNECTIONS}). At
  *   the cap, a new connection is taken and the oldest connection with no request being handled
  *   (idle, or still sending its headers) is closed to make room: a flood of connections that
- *   send nothing cannot keep `/health` or a delivery out. When every connection has a request
- *   being handled, the new one is closed at once.
+ *   send nothing cannot keep `/health` or a delivery out. With none idle, the oldest still
+ *   sending its request's body goes (bodies trickled a byte at a time cannot either). When every
+ *   connection has a request the handler has, the new one is closed at once.
  * - **Bodies read under the cap** ({@linkcode readCapped}): a declared length over it is refused
  *   before a byte is read; a body without one (chunked) is capped at
  *   {@linkcode MAX_CHUNKED_BODY_BYTES}, kept as its chunks (copied once, at its end), and on
@@ -143,6 +144,8 @@ export function readCapped(
 interface Conn {
   /** Requests being handled (read, answered, or the answer being written). */
   busy: number;
+  /** Of those, requests whose body is still arriving (not yet handed to the handler). */
+  reading: number;
 }
 
 /** A listening receiver. */
@@ -182,11 +185,21 @@ export class WebhookServer {
             break;
           }
         }
-        if (!victim) return socket.destroy(); // every connection has a request in hand
+        // none quiet: the oldest still sending a body (a trickled body holds a connection
+        // until the request deadline), never one whose request the handler has
+        if (!victim) {
+          for (const [s, c] of conns) {
+            if (c.busy === c.reading) {
+              victim = s;
+              break;
+            }
+          }
+        }
+        if (!victim) return socket.destroy(); // every connection has a request being handled
         conns.delete(victim);
         victim.destroy();
       }
-      conns.set(socket, { busy: 0 });
+      conns.set(socket, { busy: 0, reading: 0 });
       socket.once("close", () => conns.delete(socket));
     });
     server.on("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -202,7 +215,7 @@ export class WebhookServer {
         if (conn) conn.busy--;
         if (closing && conn?.busy === 0) socket.destroy();
       });
-      serve(req, res, opts).catch(() => socket.destroy());
+      serve(req, res, opts, conn).catch(() => socket.destroy());
     });
     // a malformed request, or a deadline passed: Node answers 400/408 and closes; keep it at that
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -267,12 +280,19 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   opts: WebhookServerOptions,
+  conn?: Conn,
 ): Promise<void> {
   const incoming = new NodeIncoming(req);
   // only a POST's body is read (the handler reads no other); any other's is left unread
-  const body: CappedBody = req.method === "POST"
-    ? await readCapped(req, opts.maxBodyBytes, MAX_CHUNKED_BODY_BYTES)
-    : { ok: true, bytes: new Uint8Array(0) };
+  let body: CappedBody = { ok: true, bytes: new Uint8Array(0) };
+  if (req.method === "POST") {
+    if (conn) conn.reading++;
+    try {
+      body = await readCapped(req, opts.maxBodyBytes, MAX_CHUNKED_BODY_BYTES);
+    } finally {
+      if (conn) conn.reading--;
+    }
+  }
   const answer = await opts.handler(incoming, body);
   const close = answer.headers.connection === "close" || !body.ok || req.method !== "POST" &&
       !req.complete;

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { LoadedConfig } from "../../config/mod.ts";
 import { ConfigReloader, type RateLimitWait, Trouble } from "../../daemon/mod.ts";
+import { harnessEnvAllowlisted } from "../../dispatch/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
 import { Receiver, webhookStatusPath, writeWebhookStatus } from "../../webhook/mod.ts";
 import { loadCliConfig } from "../_config.ts";
@@ -41,6 +42,21 @@ function settingsOf(flags: StartFlags, loaded: LoadedConfig, cwd: string): Setti
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(secretEnv)) {
     throw new UsageError(
       `--secret-env: must be the NAME of an environment variable, e.g. THE_LOOP_GH_WEBHOOK_SECRET`,
+    );
+  }
+  // the config's check knows only the file's secretEnv: a flag naming a variable the agent is
+  // handed would put the secret in the agent's environment
+  const { harnessEnv, agentToken } = hook.routing;
+  if (
+    flags.secretEnv !== undefined &&
+    (harnessEnvAllowlisted(secretEnv) || harnessEnv.pass.includes(secretEnv) ||
+      secretEnv in harnessEnv.set ||
+      agentToken?.env === secretEnv)
+  ) {
+    throw new UsageError(
+      `--secret-env: ${secretEnv} is in the agent's environment (its allowlist, or ` +
+        `webhooks.ghWebhook.routing.harnessEnv or agentToken names it), and the webhook secret must never reach the ` +
+        `agent (it forges signed deliveries): hold the secret in another variable`,
     );
   }
   const pidfile = pathFlag(flags.pidfile, hook.pidfile, cwd);

@@ -29,6 +29,9 @@ export const HARNESS_ENV_ALLOWLIST: readonly string[] = [
   "TMPDIR",
 ];
 
+/** The webhook secret's default variable: never in a harness's environment, whatever names it. */
+export const WEBHOOK_SECRET_ENV = "THE_LOOP_GH_WEBHOOK_SECRET";
+
 /** `routing.harnessEnv`: names passed through from the daemon's environment, and fixed values. */
 export interface HarnessEnvConfig {
   pass: string[];
@@ -43,6 +46,12 @@ export interface HarnessEnvironmentOptions {
   harnessEnv?: HarnessEnvConfig;
   /** `routing.agentToken.env`: the variable whose value the agent gets as `GH_TOKEN`; none: none. */
   agentTokenEnv?: string;
+  /**
+   * Variables never passed, whatever the allowlist, `pass` or `set` say: the webhook secret's
+   * (`webhooks.ghWebhook.secretEnv`, which may be named `LC_…`). {@linkcode WEBHOOK_SECRET_ENV}
+   * is always withheld.
+   */
+  withhold?: readonly string[];
 }
 
 /** Whether the allowlist lets `name` through. */
@@ -55,7 +64,8 @@ export function allowlisted(name: string): boolean {
 /**
  * The harness's whole environment: the allowlisted variables of `base`, then `harnessEnv.pass`
  * (those set in `base`), then `harnessEnv.set`, then `GH_TOKEN` from `agentTokenEnv` when that
- * variable is set. A variable of `base` not named here is left out.
+ * variable is set; but never a `withhold` variable nor {@linkcode WEBHOOK_SECRET_ENV}. A variable
+ * of `base` not named here is left out.
  */
 export function harnessEnvironment(o: HarnessEnvironmentOptions): Record<string, string> {
   const env: Record<string, string> = {};
@@ -65,7 +75,9 @@ export function harnessEnvironment(o: HarnessEnvironmentOptions): Record<string,
     if (value !== undefined) env[name] = value;
   }
   Object.assign(env, o.harnessEnv?.set ?? {});
-  if (o.agentTokenEnv) {
+  const withheld = new Set([WEBHOOK_SECRET_ENV, ...(o.withhold ?? [])]);
+  for (const name of withheld) delete env[name];
+  if (o.agentTokenEnv && !withheld.has(o.agentTokenEnv)) {
     const token = o.base[o.agentTokenEnv];
     if (token) env.GH_TOKEN = token;
   }

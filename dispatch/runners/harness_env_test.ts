@@ -110,6 +110,22 @@ Deno.test("harnessEnvironment: the allowlist, then pass, then set, then the agen
   assert.equal(harnessEnvironment({ base, agentTokenEnv: "NOT_SET" }).GH_TOKEN, undefined);
 });
 
+Deno.test("harnessEnvironment: the webhook secret's variable is withheld, even allowlisted or passed", () => {
+  const base = { PATH: "/bin", LC_HOOK: "lc-secret", THE_LOOP_GH_WEBHOOK_SECRET: "s", TOK: "t" };
+  const env = harnessEnvironment({
+    base,
+    harnessEnv: { pass: ["THE_LOOP_GH_WEBHOOK_SECRET", "LC_HOOK"], set: { LC_HOOK: "x" } },
+    withhold: ["LC_HOOK"],
+  });
+  assert.deepEqual(env, { PATH: "/bin" });
+  // a secretEnv named as the agent's token variable gives no GH_TOKEN
+  assert.equal(
+    harnessEnvironment({ base, agentTokenEnv: "LC_HOOK", withhold: ["LC_HOOK"] }).GH_TOKEN,
+    undefined,
+  );
+  assert.equal(harnessEnvironment({ base, agentTokenEnv: "TOK" }).GH_TOKEN, "t");
+});
+
 Deno.test("process runner: the harness's /proc/self/environ holds none of the daemon's secrets", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-env-" }));
   const harnessLog = join(dir, "harness.jsonl");
@@ -215,3 +231,38 @@ for (const control of [false, true]) {
     });
   });
 }
+
+Deno.test("tmux runner: a server someone else started with the secrets in its environment passes none to the harness", async () => {
+  const t = await tmuxSetup({ control: true });
+  try {
+    // the user's own server, started from a shell that exported the daemon's secrets
+    const started = await new Deno.Command("tmux", {
+      args: ["-L", t.socket, "new-session", "-d", "-s", "users-own"],
+      env: { PATH: Deno.env.get("PATH") ?? "", TMUX_TMPDIR: t.dir, ...SECRETS },
+      clearEnv: true,
+    }).output();
+    assert.ok(started.success, "the user's tmux server started");
+    const s = t.session(1);
+    await t.runner.spawn(s, "hello", { resume: false });
+    const [boot] = await waitForHarnessLog(
+      t.harnessLog,
+      (es) => es.some((e) => e.event === "boot"),
+    );
+    assertClean(boot.environ ?? {}, "the harness's /proc/self/environ");
+    const pid = Number(
+      (await t.tmux("list-panes", "-t", `=${s.tmuxTarget}:`, "-F", "#{pane_pid}")).trim(),
+    );
+    assertClean(await procEnviron(pid), `/proc/${pid}/environ`);
+    // and a respawned pane
+    Deno.kill(pid, "SIGKILL");
+    await waitAlive(() => t.runner.alive(s), false);
+    await t.runner.deliver(s, "again", {});
+    const boots = await waitForHarnessLog(
+      t.harnessLog,
+      (es) => es.filter((e) => e.event === "boot").length >= 2,
+    );
+    assertClean(boots.filter((e) => e.event === "boot")[1].environ ?? {}, "a respawned harness");
+  } finally {
+    await t.cleanup();
+  }
+});

@@ -15,4 +15,5 @@ export {
   type HarnessEnvConfig,
   harnessEnvironment,
   type HarnessEnvironmentOptions,
+  WEBHOOK_SECRET_ENV,
 } from "./harness_env.ts";

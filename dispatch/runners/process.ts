@@ -35,6 +35,8 @@ export interface ProcessRunnerOptions {
   baseEnv?: Record<string, string>;
   harnessEnv?: HarnessEnvConfig;
   agentTokenEnv?: string;
+  /** Never in the harness's environment: the webhook secret's variable (see `harness_env.ts`). */
+  withholdEnv?: readonly string[];
   /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
   env?: Record<string, string>;
   /** How long a run gets after SIGTERM (timeout, abort, close) before SIGKILL; default 5 s. */
@@ -56,6 +58,7 @@ export class ProcessRunner implements HarnessRunner {
         base: opts.baseEnv ?? Deno.env.toObject(),
         harnessEnv: opts.harnessEnv,
         agentTokenEnv: opts.agentTokenEnv,
+        withhold: opts.withholdEnv,
       }),
       ...opts.env,
     };

@@ -10,7 +10,9 @@
  * The harness gets the environment `harness_env.ts` builds, and nothing else of the daemon's: every
  * tmux client runs with that environment alone (so a server this runner starts holds it as its
  * global environment, none of the daemon's secrets), and `new-session`/`respawn-pane` set it with
- * `-e NAME=value` over the global environment of a server someone else started. The agent's
+ * `-e NAME=value` over the global environment of a server someone else started, whose other
+ * variables (a shell's, its secrets among them) are removed by starting the harness through
+ * `env -u NAME… --` (names only, never a value, in the argv). The agent's
  * token (`agentTokenEnv`) is left out of `-e`, so it never lands in a tmux argv: the harness gets
  * it from the global environment of a server the-loop started.
  *
@@ -26,7 +28,7 @@ import type {
   SpawnResult,
 } from "../seams.ts";
 import { terminateTree } from "./_kill_tree.ts";
-import { type HarnessEnvConfig, harnessEnvironment } from "./harness_env.ts";
+import { allowlisted, type HarnessEnvConfig, harnessEnvironment } from "./harness_env.ts";
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
 import {
@@ -64,6 +66,8 @@ export interface TmuxRunnerOptions {
   baseEnv?: Record<string, string>;
   harnessEnv?: HarnessEnvConfig;
   agentTokenEnv?: string;
+  /** Never in the harness's environment: the webhook secret's variable (see `harness_env.ts`). */
+  withholdEnv?: readonly string[];
   /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
   env?: Record<string, string>;
   /** A respawn fell back to a fresh conversation (the caller emits `session.resume_failed`). */
@@ -115,6 +119,7 @@ export class TmuxRunner implements HarnessRunner {
         base,
         harnessEnv: opts.harnessEnv,
         agentTokenEnv: opts.agentTokenEnv,
+        withhold: opts.withholdEnv,
       }),
       ...opts.env,
     };
@@ -309,7 +314,12 @@ export class TmuxRunner implements HarnessRunner {
     signal?: AbortSignal,
   ): Promise<void> {
     const name = tmuxSessionName(s.slug);
-    const full = [adapter.program, ...args(prompt)];
+    const unset = await this.#foreignEnv(signal);
+    // what a server someone else started holds in its global environment (a shell's secrets)
+    // is removed by `env -u NAME` before the harness starts: names only, never a value
+    const wrap = (argv: string[]) =>
+      unset.length === 0 ? argv : ["env", ...unset.flatMap((n) => ["-u", n]), "--", ...argv];
+    const full = wrap([adapter.program, ...args(prompt)]);
     // the pane's `-e NAME=value` words go in the same command
     const envWords = Object.entries(this.#paneEnv).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
     const size = tmuxArgv(this.#cli, [[...envWords, ...full]])
@@ -318,7 +328,7 @@ export class TmuxRunner implements HarnessRunner {
     await startIn(this.#cli, {
       name,
       cwd: s.cwd,
-      argv: pasteAfter ? [adapter.program, ...args("")] : full,
+      argv: pasteAfter ? wrap([adapter.program, ...args("")]) : full,
       env: this.#paneEnv,
       remainOnExit: this.#o.tmux.remainOnExit,
       warn: (m) => this.#warn(m),
@@ -327,6 +337,22 @@ export class TmuxRunner implements HarnessRunner {
     if (pasteAfter && !(await pasteInto(this.#cli, name, prompt, signal))) {
       throw new Error(`the harness in tmux session ${name} exited before its prompt was pasted`);
     }
+  }
+
+  /**
+   * The names in the server's global environment that the harness's is not built with: none
+   * when the-loop's own client started the server (its global environment is the harness's), or
+   * when no server runs yet (the next command starts one); a server someone else started holds
+   * their shell's environment.
+   */
+  async #foreignEnv(signal?: AbortSignal): Promise<string[]> {
+    const out = await tmux(this.#cli, [["show-environment", "-g"]], { signal });
+    if (out.code !== 0) return [];
+    const ours = new Set(Object.keys(this.#cli.env));
+    const names = out.stdout.split("\n").map((l) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(l)?.[1]);
+    // the allowlist's names are no secret, and tmux sets TERM, TERM_PROGRAM… and TMUX… itself
+    const keep = (n: string) => ours.has(n) || allowlisted(n) || /^(TMUX|TERM_PROGRAM)/.test(n);
+    return [...new Set(names)].filter((n): n is string => n !== undefined && !keep(n));
   }
 
   #state(name: string, signal?: AbortSignal): Promise<PaneState> {
