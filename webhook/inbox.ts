@@ -404,7 +404,11 @@ export class Inbox {
 
   #fail(error: unknown, waiters: Waiter[], retiring: Segment[] = []): void {
     const err = error instanceof Error ? error : new Error(String(error));
-    for (const w of waiters) {
+    // the appends gathered meanwhile (a failed sync) are in the chunks dropped below: refused too,
+    // or the next batch's sync would answer them for bytes that never reached the disk
+    const refused = [...waiters, ...this.#waiters];
+    this.#waiters = [];
+    for (const w of refused) {
       w.reject(err);
       // refused (503): what reached the disk of it is marked settled, never replayed
       const where = this.#where.get(w.seq);
