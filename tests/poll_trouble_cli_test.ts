@@ -69,6 +69,23 @@ function collect(stream: ReadableStream<Uint8Array>): { text: () => string; done
   return { text: () => text, done };
 }
 
+/** Runs the CLI; a process still running after `ms` is killed and the test fails (no hang). */
+async function exitWithin(
+  ms: number,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string> },
+) {
+  const child = spawnCli(args, opts);
+  const out = collect(child.stdout);
+  const err = collect(child.stderr);
+  const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+  const { code, signal } = await child.status;
+  clearTimeout(timer);
+  await Promise.all([out.done, err.done]);
+  assert.equal(signal, null, `still running after ${ms} ms: ${out.text()}${err.text()}`);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
 async function statusJson(dir: string, env: Record<string, string> = ENV) {
   const r = await cli(["poll", "status", "--format", "json"], { cwd: dir, env });
   assert.equal(r.code, 0, r.stderr);
@@ -127,7 +144,7 @@ Deno.test("poll start: a bad token is refused at start with the remedy, before a
     const dir = project(gh, ["octo/repo"]);
     for (const args of [["poll", "start"], ["poll", "start", "--once"]]) {
       gh.clearRequests();
-      const r = await cli(args, { cwd: dir, env: { POLL_TOKEN: "not-the-token" } });
+      const r = await exitWithin(20_000, args, { cwd: dir, env: { POLL_TOKEN: "not-the-token" } });
       assert.equal(r.code, 1, r.stderr);
       assert.match(
         r.stderr,
