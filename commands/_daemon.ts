@@ -12,7 +12,14 @@ import type { CliConfig } from "../config/mod.ts";
 import type { DaemonLock } from "../daemon/mod.ts";
 import { messageOf, UsageError } from "../errors.ts";
 import { EventLog, type EventSink } from "../events/mod.ts";
-import { failureKindOf, failureLine, longRateWait, type Trouble } from "../daemon/mod.ts";
+import {
+  failureKindOf,
+  failureLine,
+  type LastError,
+  longRateWait,
+  type RateLimitWait,
+  type Trouble,
+} from "../daemon/mod.ts";
 import type { GitHubClient } from "../github/mod.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
@@ -133,8 +140,8 @@ const DAEMON_LOG_RECHECK_MS = 20;
 
 /** What both daemons' status files say of their trouble. */
 export interface TroubleStatus {
-  lastError?: { kind: string; message: string; at: string } | null;
-  rateLimit?: { at: string; until: string; waitMs: number; reason: string } | null;
+  lastError?: LastError | null;
+  rateLimit?: RateLimitWait | null;
   degraded?: string[];
 }
 

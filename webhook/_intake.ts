@@ -157,7 +157,6 @@ export class IntakeThread {
   close(opts: { timeoutMs: number } = { timeoutMs: 2000 }): Promise<void> {
     return this.#closing ??= new Promise<void>((resolve) => {
       if (this.#dead) return resolve();
-      this.#closed = resolve;
       const seqs = this.#settled;
       this.#settled = [];
       if (seqs.length > 0) this.#worker.postMessage({ t: "settled", seqs } as IntakeRequest);

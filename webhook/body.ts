@@ -18,7 +18,8 @@ export type CappedBody =
   | {
     ok: false;
     reason: "too-large";
-    declared?: number; /** the cap it passed, when not the usual */
+    declared?: number;
+    /** The cap it passed, when not the usual. */
     max?: number;
   };
 
