@@ -9,7 +9,7 @@
 import type { Command } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliConfig } from "../config/mod.ts";
-import type { DaemonLock } from "../daemon/mod.ts";
+import type { DaemonLock, LockHolder } from "../daemon/mod.ts";
 import { messageOf, UsageError } from "../errors.ts";
 import { EventLog, type EventSink } from "../events/mod.ts";
 import {
@@ -143,6 +143,17 @@ export interface TroubleStatus {
   lastError?: LastError | null;
   rateLimit?: RateLimitWait | null;
   degraded?: string[];
+}
+
+/** The first rows of a daemon's `status` table: whether it runs (the lock's holder), and its pidfile. */
+export function lockRows(holder: LockHolder, pidfile: string): string[][] {
+  return [
+    ["running", holder.live ? `yes (pid ${holder.pid ?? "unknown"})` : "no"],
+    [
+      "pidfile",
+      pidfile + (holder.exists && !holder.live ? " (stale: left by a dead process)" : ""),
+    ],
+  ];
 }
 
 /** The `status` table's rows of a daemon's trouble: last error, rate-limit wait, degraded. */

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { loadCliConfig } from "../_config.ts";
-import { pathFlag, troubleRows } from "../_daemon.ts";
+import { lockRows, pathFlag, troubleRows } from "../_daemon.ts";
 import type { CliContext } from "../context.ts";
 import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
 import { formatOption, table } from "../_output.ts";
@@ -43,13 +43,7 @@ export function register(group: Command, ctx: CliContext): void {
         });
         return;
       }
-      const rows: string[][] = [
-        ["running", running ? `yes (pid ${holder.pid ?? "unknown"})` : "no"],
-        [
-          "pidfile",
-          pidfile + (holder.exists && !running ? " (stale: left by a dead process)" : ""),
-        ],
-      ];
+      const rows = lockRows(holder, pidfile);
       if (status) {
         const c = status.lastCycle;
         rows.push(
