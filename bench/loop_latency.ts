@@ -244,7 +244,9 @@ export async function startLoopRig(
     })
       .output().catch(() => {});
     await gh.close();
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    if (!Deno.env.get("THE_LOOP_BENCH_KEEP_RIG")) {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
   };
   const ready = () =>
     waitFor(

@@ -56,12 +56,15 @@ async function waitUntil(
   seen: InputLine[],
   done: () => boolean,
   what: string,
+  missing?: () => string,
 ): Promise<void> {
   const until = Date.now() + 90_000;
   for (;;) {
     seen.push(...await rig.newInputs());
     if (done()) return;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${rig.stderr()}`);
+    if (Date.now() > until) {
+      throw new Error(`timed out waiting for ${what}\n${missing?.() ?? ""}\n${rig.stderr()}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -114,10 +117,19 @@ export async function crashTrials(o: CrashOptions): Promise<CrashFigures> {
       await rig.restart();
       // the 202s before the kill arrive on their own: the inbox replays them
       const lines = () => new Set(seen.map((l) => l.line));
-      await waitUntil(rig, seen, () => {
-        const have = lines();
-        return ok.every((l) => have.has(l));
-      }, `the ${ok.length} deliveries answered 202 before kill ${t + 1}`);
+      await waitUntil(
+        rig,
+        seen,
+        () => {
+          const have = lines();
+          return ok.every((l) => have.has(l));
+        },
+        `the ${ok.length} deliveries answered 202 before kill ${t + 1}`,
+        () => {
+          const have = lines();
+          return `missing: ${ok.filter((l) => !have.has(l)).slice(0, 20).join(", ")}`;
+        },
+      );
       replayed += ok.length;
       // GitHub's part: every id redelivered, each item's in order, then one more to each item
       await Promise.all([...burst.values()].map(async (list) => {
