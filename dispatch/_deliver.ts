@@ -1,9 +1,10 @@
 /**
  * A delivery into a live, active session: the event prompt rendered (from the event as the
  * `input_received` hooks left its text) and handed to the session's gathered deliveries
- * (`_batch.ts`); a batch goes to the runner as one prompt — or, when the harness is gone, the
- * session is relaunched on the first prompt of it — and its delivery ids are noted on the session
- * (at-most-once), behind the session's next batch.
+ * (`_batch.ts`); a batch goes to the runner as one prompt — or, when the runner answers that the
+ * harness is not running (it never launches one itself), the session is relaunched here on the
+ * first prompt of it, after `session_spawn`: the only relaunch there is — and its delivery ids
+ * are noted on the session (at-most-once), behind the session's next batch.
  *
  * @module
  */
@@ -76,28 +77,20 @@ export async function deliverBatch(all: Pending[], landed: string[] = []): Promi
   // redelivery says it may repeat (at most this batch reaches the session twice); the batches
   // delivered before whose note is still behind are taken as delivered in the same line
   await fly(batch, landed);
-  let alive: boolean;
+  let took: boolean;
   try {
-    if (runner.deliverIfAlive) {
-      alive = await leader.harness(
-        `delivering to ${hosted.harness}`,
-        (signal) => runner.deliverIfAlive!(hosted, prompt, { signal }),
-      );
-    } else {
-      alive = await leader.harness("checking the harness", () => runner.alive(hosted));
-      if (alive) {
-        await leader.harness(
-          `delivering to ${hosted.harness}`,
-          (signal) => runner.deliver(hosted, prompt, { signal }),
-        );
-      }
-    }
+    took = await leader.harness(
+      `delivering to ${hosted.harness}`,
+      (signal) => runner.deliver(hosted, prompt, { signal }),
+    );
   } catch (err) {
     for (const p of batch) p.resolve({ outcome: p.turn.failed("deliver", err) });
     return [];
   }
-  if (!alive) {
-    // relaunched on the first prompt; the rest go into the new harness as a batch of their own
+  if (!took) {
+    // the harness is not running (the runner started nothing): relaunched here — the one place
+    // a dead harness is launched again — on the first prompt; the rest go into the new harness
+    // as a batch of their own
     const [first, ...rest] = batch;
     first.resolve(await relaunch(first, hosted));
     return rest.length > 0 ? await deliverBatch(rest) : [];

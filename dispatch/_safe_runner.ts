@@ -13,15 +13,10 @@ import type { DispatchRunner } from "./dispatcher.ts";
 
 /** `runner` with every prompt made terminal-safe before it gets it (all else passed through). */
 export function terminalSafe(runner: DispatchRunner): DispatchRunner {
-  const deliverIfAlive = runner.deliverIfAlive?.bind(runner);
   return {
     kind: runner.kind,
     spawn: (s, prompt, opts) => runner.spawn(s, promptSafe(prompt), opts),
     deliver: (s, prompt, opts) => runner.deliver(s, promptSafe(prompt), opts),
-    ...(deliverIfAlive
-      ? { deliverIfAlive: (s, prompt, opts) => deliverIfAlive(s, promptSafe(prompt), opts) }
-      : {}),
-    alive: (s) => runner.alive(s),
     close: (s) => runner.close(s),
     ...(runner.dispose ? { dispose: () => runner.dispose!() } : {}),
     ...(runner.attachCommand ? { attachCommand: (slug) => runner.attachCommand!(slug) } : {}),

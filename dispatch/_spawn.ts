@@ -147,8 +147,9 @@ export async function spawnFor(
 
 /**
  * Relaunches a live session whose harness is gone, on `prompt` (the event prompt): after
- * `session_spawn` (respawn), resuming the conversation when `tmux.resumeOnRespawn` allows. No
- * announcement: the one already posted names the same tmux session.
+ * `session_spawn` (respawn), resuming the conversation when `tmux.resumeOnRespawn` allows. The
+ * one place a harness is launched again: a runner's `deliver` never launches, it answers `false`.
+ * No announcement: the one already posted names the same tmux session.
  */
 export async function respawn(
   turn: Turn,

@@ -45,26 +45,13 @@ export class FakeRunner implements DispatchRunner {
   readonly calls: RunnerCall[] = [];
   /** Called inside spawn and deliver; may hold the call (a deferred) or throw. */
   gate: (call: RunnerCall, signal?: AbortSignal) => Promise<void> | void = () => {};
+  /** false: the harness is gone, and a delivery finds it so (nothing recorded, `false`). */
   isAlive = true;
   running = 0;
   maxRunning = 0;
 
-  /** The tmux runner's `alive` + `deliver` in one (what the dispatcher uses when it is there). */
-  deliverIfAlive?: (
-    s: HostedSession,
-    prompt: string,
-    opts: { signal?: AbortSignal },
-  ) => Promise<boolean>;
-
   constructor(kind: "process" | "tmux" = "tmux") {
     this.kind = kind;
-    if (kind === "tmux") {
-      this.deliverIfAlive = async (s, prompt, opts) => {
-        if (!this.isAlive) return false;
-        await this.deliver(s, prompt, opts);
-        return true;
-      };
-    }
   }
 
   async #take(call: RunnerCall, signal?: AbortSignal): Promise<void> {
@@ -97,12 +84,14 @@ export class FakeRunner implements DispatchRunner {
     };
   }
 
-  async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
+  async deliver(
+    s: HostedSession,
+    prompt: string,
+    opts: { signal?: AbortSignal },
+  ): Promise<boolean> {
+    if (!this.isAlive) return false;
     await this.#take({ op: "deliver", ref: s.ref, prompt }, opts.signal);
-  }
-
-  alive(): Promise<boolean> {
-    return Promise.resolve(this.isAlive);
+    return true;
   }
 
   close(s: HostedSession): Promise<void> {

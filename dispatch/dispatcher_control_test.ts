@@ -252,3 +252,12 @@ Deno.test("a dead harness is relaunched on the event's prompt, resuming its conv
   assert.equal(t.events.ofType("session.respawned")[0].resumed, true);
   assert.equal(t.github.comments.length, 1, "a respawn announces nothing");
 });
+
+Deno.test("with tmux.resumeOnRespawn off, a dead harness is relaunched on a fresh conversation", async () => {
+  await using t = await setup({ routing: (r) => r.tmux.resumeOnRespawn = false });
+  await t.dispatcher.dispatch(comment(1, START));
+  t.runner.isAlive = false;
+  assert.equal((await t.dispatcher.dispatch(comment(1, "still there?"))).status, "delivered");
+  assert.deepEqual([t.runner.calls[1].op, t.runner.calls[1].resume], ["spawn", false]);
+  assert.equal(t.events.ofType("session.respawned")[0].resumed, false);
+});

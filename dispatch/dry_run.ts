@@ -193,9 +193,8 @@ export class DryRunDispatcher implements Dispatcher {
       },
       deliver: (s: HostedSession, prompt: string) => {
         this.#record(s.ref, { action: "deliver", prompt });
-        return Promise.resolve();
+        return Promise.resolve(true);
       },
-      alive: () => Promise.resolve(true),
       close: (s: HostedSession) => {
         this.#record(s.ref, { action: "close" });
         return Promise.resolve();

@@ -1,7 +1,8 @@
 /**
  * The seams inside dispatch (issue #10), written down before their parts so each part can be
  * built and tested on its own: the harness adapters (what argv boots or resumes `claude` and
- * `cursor-agent`), the runners (a headless subprocess, or a tmux session a human can attach to),
+ * `cursor-agent`), the runners (a headless subprocess, or a tmux session a human can attach to;
+ * `spawn` launches, `deliver` never does: it answers whether the harness took the prompt),
  * the workspaces (a checkout per work item), harness trust, and the control actions both the
  * dispatcher (a keyword in a comment) and the CLI verbs (`sessions pause …`) apply.
  *
@@ -58,26 +59,23 @@ export interface SpawnResult {
 /** Hosts harness sessions: `process` (headless subprocesses) or `tmux`. */
 export interface HarnessRunner {
   readonly kind: "process" | "tmux";
-  /** Starts the harness on its first prompt (a respawn resumes when `resume` is set). */
+  /**
+   * Starts the harness on a prompt: its first, or the dispatcher's relaunch of a dead one
+   * (`resume`: the recorded conversation continued when it can be). The one way a runner
+   * launches a harness, and the dispatcher calls it only after `session_spawn`.
+   */
   spawn(
     s: HostedSession,
     prompt: string,
     opts: { resume: boolean; signal?: AbortSignal },
   ): Promise<SpawnResult>;
-  /** Gives a live session one more prompt (tmux: into its pane; process: `--resume`). */
-  deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void>;
-  /** Whether the harness is running (tmux: the pane's process lives; process: always true). */
-  alive(s: HostedSession): Promise<boolean>;
   /**
-   * {@linkcode alive} and {@linkcode deliver} in one, where the runner can do both cheaper
-   * together (tmux: one round trip instead of four); `false` when the harness is not running
-   * (nothing delivered).
+   * Gives a live session one more prompt (tmux: pasted into its pane; process: a `--resume`
+   * run); `true` when the harness took it, `false` when the harness is not running (nothing
+   * delivered, nothing started: relaunching it is the dispatcher's, through `session_spawn`).
+   * A failure throws.
    */
-  deliverIfAlive?(
-    s: HostedSession,
-    prompt: string,
-    opts: { signal?: AbortSignal },
-  ): Promise<boolean>;
+  deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<boolean>;
   /**
    * Ends the harness at closure: tmux kills the harness inside (SIGTERM, then SIGKILL after the
    * grace) and keeps or kills the session per `keepSessionOnClose`; process: nothing runs.

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import type { RoutingConfig } from "../../config/types.ts";
 import { adapterFor } from "../harness/mod.ts";
 import type { HarnessName, HostedSession } from "../seams.ts";
-import { type ResumeFailure, TmuxRunner, type TmuxRunnerOptions } from "./mod.ts";
+import { type ResumeFailure, TmuxRunner, type TmuxRunnerOptions, tmuxSessionName } from "./mod.ts";
 import { tmuxOk } from "./_tmux_cli.ts";
+import { paneState } from "./_tmux_pane.ts";
 import { pathWithFakes } from "../../tests/fake_harness/mod.ts";
 
 export const EXTRA: Record<HarnessName, string[]> = {
@@ -31,7 +32,6 @@ export async function tmuxSetup(
   const harnessLog = join(dir, "harness.jsonl");
   const socket = `the-loop-test-${crypto.randomUUID()}`;
   const resumeFailures: { slug: string; failure: ResumeFailure }[] = [];
-  const respawns: { slug: string; resumed: boolean; harnessSessionId: string }[] = [];
   const warnings: string[] = [];
   const runner = new TmuxRunner({
     adapter: adapterFor,
@@ -49,7 +49,6 @@ export async function tmuxSetup(
     // the server's socket goes under the test's directory, removed with it
     env: { PATH: pathWithFakes(), FAKE_HARNESS_LOG: harnessLog, TMUX_TMPDIR: dir, ...opts.env },
     onResumeFailed: (s, failure) => resumeFailures.push({ slug: s.slug, failure }),
-    onRespawned: (s, info) => respawns.push({ slug: s.slug, ...info }),
     warn: (m) => warnings.push(m),
     control: opts.control,
     ...opts.environment,
@@ -70,6 +69,9 @@ export async function tmuxSetup(
   // the runner's own way to tmux (its socket, its environment scrubbed of TMUX/TMUX_PANE)
   const tmux = (...args: string[]): Promise<string> =>
     tmuxOk({ socket, env: { TMUX_TMPDIR: dir } }, [args]);
+  /** Whether the harness in `s`'s pane is running (the pane's process, as tmux sees it). */
+  const alive = async (s: HostedSession): Promise<boolean> =>
+    (await paneState({ socket, env: { TMUX_TMPDIR: dir } }, tmuxSessionName(s.slug))) === "alive";
   /** The session names on the test's server (none when it is not running), but the control one. */
   const sessions = async (): Promise<string[]> => {
     try {
@@ -91,15 +93,15 @@ export async function tmuxSetup(
     runner,
     session,
     resumeFailures,
-    respawns,
     warnings,
+    alive,
     tmux,
     sessions,
     cleanup,
   };
 }
 
-/** Waits until `alive()` says `want`; throws after `timeoutMs` (a hung-test bound). */
+/** Waits until `check()` (the rig's `alive(s)`) says `want`; throws after `timeoutMs` (a bound). */
 export async function waitAlive(
   check: () => Promise<boolean>,
   want: boolean,

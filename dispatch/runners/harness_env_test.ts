@@ -192,6 +192,8 @@ for (const control of [false, true]) {
       const t = await tmuxSetup({
         control,
         environment: { harnessEnv: HARNESS_ENV, agentTokenEnv: "THE_LOOP_AGENT_TOKEN" },
+        // a relaunch's resume fails, so its fresh boot respawns the pane the resume left
+        env: { FAKE_HARNESS_RESUME_FAIL: "1" },
       });
       try {
         const s = t.session(1);
@@ -214,17 +216,24 @@ for (const control of [false, true]) {
         // the agent's token is never in a tmux argv: it is not among the session's -e variables
         assert.equal(own.GH_TOKEN, undefined);
         assert.equal(own.SET_VAR, "set-value");
-        // a pane respawned (`respawn-pane`: remain-on-exit kept the dead one) gets the same
+        // a relaunch (the dispatcher's spawn with resume) gets the same: the resume in a new
+        // session, and the fresh boot after it failed in its pane (`respawn-pane`: remain-on-exit
+        // kept the dead one)
         Deno.kill(pid, "SIGKILL");
-        await waitAlive(() => t.runner.alive(s), false);
-        await t.runner.deliver(s, "again", {});
+        await waitAlive(() => t.alive(s), false);
+        await t.runner.spawn(s, "again", { resume: true });
         const boots = await waitForHarnessLog(
           t.harnessLog,
-          (es) => es.filter((e) => e.event === "boot").length >= 2,
+          (es) => es.filter((e) => e.event === "boot").length >= 3,
         );
-        const again = boots.filter((e) => e.event === "boot")[1].environ ?? {};
-        assertClean(again, "a respawned harness's environ");
-        assertGiven(again, "a respawned harness's environ");
+        const [, resumed, fresh] = boots.filter((e) => e.event === "boot");
+        assert.ok(resumed.argv?.includes("--resume"), "the relaunch tried to resume first");
+        for (
+          const [boot, what] of [[resumed, "a resumed"], [fresh, "a respawned pane's"]] as const
+        ) {
+          assertClean(boot.environ ?? {}, `${what} harness's environ`);
+          assertGiven(boot.environ ?? {}, `${what} harness's environ`);
+        }
       } finally {
         await t.cleanup();
       }
@@ -253,15 +262,15 @@ Deno.test("tmux runner: a server someone else started with the secrets in its en
       (await t.tmux("list-panes", "-t", `=${s.tmuxTarget}:`, "-F", "#{pane_pid}")).trim(),
     );
     assertClean(await procEnviron(pid), `/proc/${pid}/environ`);
-    // and a respawned pane
+    // and a relaunched one
     Deno.kill(pid, "SIGKILL");
-    await waitAlive(() => t.runner.alive(s), false);
-    await t.runner.deliver(s, "again", {});
+    await waitAlive(() => t.alive(s), false);
+    await t.runner.spawn(s, "again", { resume: true });
     const boots = await waitForHarnessLog(
       t.harnessLog,
       (es) => es.filter((e) => e.event === "boot").length >= 2,
     );
-    assertClean(boots.filter((e) => e.event === "boot")[1].environ ?? {}, "a respawned harness");
+    assertClean(boots.filter((e) => e.event === "boot")[1].environ ?? {}, "a relaunched harness");
   } finally {
     await t.cleanup();
   }

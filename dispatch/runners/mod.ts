@@ -3,7 +3,9 @@
  * one headless subprocess per prompt, output in `<logDir>/<slug>.log`) and
  * {@linkcode TmuxRunner} (`routing.runner: tmux`, an interactive harness in tmux session
  * `loop-<slug>` a human can attach to). Neither emits events: they return, throw, or report a
- * respawn or a failed resume through `TmuxRunner`'s callbacks, and the dispatcher logs them.
+ * failed resume through `TmuxRunner`'s callback, and the dispatcher logs them. Neither launches a
+ * harness but on `spawn`: a delivery to one that is not running answers `false`, and the
+ * dispatcher relaunches it after `session_spawn`.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
  * The process runner: every prompt is one headless harness run (`-p … --output-format json`) in
  * the session's directory, continuing the conversation with `--resume <id>`; its output goes to
- * `<logDir>/<slug>.log`. Nothing runs between prompts, so a session is always "alive"; closing it
- * ends any run still going. The harness gets only the environment `harness_env.ts` builds
+ * `<logDir>/<slug>.log`. Nothing runs between prompts, so a delivery always finds the harness
+ * (it is the run); closing a session ends any run still going. The harness gets only the environment `harness_env.ts` builds
  * (`clearEnv`): none of the daemon's secrets.
  *
  * @module
@@ -97,8 +97,15 @@ export class ProcessRunner implements HarnessRunner {
     return { harnessSessionId: id, tmuxTarget: "" };
   }
 
-  /** Runs one more prompt in the recorded conversation (`--resume <id>`). */
-  async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
+  /**
+   * Runs one more prompt in the recorded conversation (`--resume <id>`); `true` once it ran
+   * (nothing runs between prompts, so there is no harness to find gone).
+   */
+  async deliver(
+    s: HostedSession,
+    prompt: string,
+    opts: { signal?: AbortSignal },
+  ): Promise<boolean> {
     const adapter = this.#o.adapter(s.harness);
     if (!s.harnessSessionId) {
       throw new Error(
@@ -106,11 +113,7 @@ export class ProcessRunner implements HarnessRunner {
       );
     }
     await this.#run(s, adapter, prompt, s.harnessSessionId, opts.signal);
-  }
-
-  /** Always true: between prompts nothing runs, and the next one resumes. */
-  alive(_s: HostedSession): Promise<boolean> {
-    return Promise.resolve(true);
+    return true;
   }
 
   /** Ends the session's runs still going (SIGTERM, then SIGKILL after the grace). */

@@ -46,7 +46,11 @@ Deno.test("process runner: a claude spawn runs headless in the session's cwd and
     const spawned = await t.runner.spawn(t.session("claude"), PROMPT, { resume: false });
     assert.match(spawned.harnessSessionId, /^[0-9a-f-]{36}$/);
     assert.equal(spawned.tmuxTarget, "");
-    await t.runner.deliver(t.session("claude", spawned.harnessSessionId), "next", {});
+    assert.equal(
+      await t.runner.deliver(t.session("claude", spawned.harnessSessionId), "next", {}),
+      true,
+      "a delivery is a run: the harness took it",
+    );
     const boots = (await readHarnessLog(t.harnessLog)).filter((e) => e.event === "boot");
     assert.deepEqual(boots.map((b) => [b.program, b.argv, b.cwd, b.stdin, b.mode]), [
       [
@@ -239,7 +243,6 @@ Deno.test("process runner: close ends a run still going, and an abort does too",
   try {
     const running = t.runner.deliver(t.session("claude", crypto.randomUUID()), "long", {});
     const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length === 1);
-    assert.equal(await t.runner.alive(t.session("claude")), true);
     await t.runner.close(t.session("claude"));
     await assert.rejects(running, /was stopped: its session was closed/);
     assert.equal(await processExists(boot.pid), false);

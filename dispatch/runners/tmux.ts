@@ -3,9 +3,11 @@
  * a human can attach and watch (or take over). A prompt is delivered by pasting it into the pane
  * through a buffer named for that session and that delivery alone (`loop-<slug>-<uuid>`, loaded
  * from stdin and deleted by the paste), so concurrent deliveries to different sessions can never
- * swap texts. A dead pane is respawned on the next delivery — resuming the same conversation when
- * `resumeOnRespawn` allows and the recorded id can be resumed, else (or when the resumed harness
- * dies within `resumeProbeSeconds`) booting a fresh one and saying so through `onResumeFailed`.
+ * swap texts. A delivery never launches anything: into a dead pane or a missing session it pastes
+ * nothing and answers `false`, and the dispatcher relaunches the harness (after `session_spawn`)
+ * through {@linkcode TmuxRunner.spawn} — resuming the same conversation when asked and the
+ * recorded id can be resumed, else (or when the resumed harness dies within
+ * `resumeProbeSeconds`) booting a fresh one and saying so through `onResumeFailed`.
  *
  * The harness gets the environment `harness_env.ts` builds, and nothing else of the daemon's: every
  * tmux client runs with that environment alone (so a server this runner starts holds it as its
@@ -42,7 +44,7 @@ import {
 } from "./_tmux_pane.ts";
 import { messageOf } from "../../errors.ts";
 
-/** A respawn that could not resume its conversation and booted a fresh one instead. */
+/** A spawn that could not resume its conversation and booted a fresh one instead. */
 export interface ResumeFailure {
   /** Why: no resumable id, the resumed harness exited at once, or tmux failed. */
   reason: string;
@@ -70,10 +72,8 @@ export interface TmuxRunnerOptions {
   withholdEnv?: readonly string[];
   /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
   env?: Record<string, string>;
-  /** A respawn fell back to a fresh conversation (the caller emits `session.resume_failed`). */
+  /** A resume fell back to a fresh conversation (the caller emits `session.resume_failed`). */
   onResumeFailed?: (s: HostedSession, failure: ResumeFailure) => void;
-  /** A dead pane was respawned at delivery (the caller emits `session.respawned`). */
-  onRespawned?: (s: HostedSession, info: { resumed: boolean; harnessSessionId: string }) => void;
   /** Best-effort problems (an old tmux rejecting `remain-on-exit`); default: stderr. */
   warn?: (message: string) => void;
   /**
@@ -90,8 +90,6 @@ export interface TmuxRunnerOptions {
  */
 const MAX_BOOT_BYTES = 12 * 1024;
 const POLL_MS = 100;
-/** How long an `alive()` answer stands for the `deliver()` right after it. */
-const ALIVE_FRESH_MS = 250;
 const ENC = new TextEncoder();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,8 +103,6 @@ export class TmuxRunner implements HarnessRunner {
   readonly kind = "tmux" as const;
   readonly #o: TmuxRunnerOptions;
   readonly #cli: TmuxCli;
-  /** When `alive()` last saw each session's harness running (for the delivery that follows). */
-  readonly #aliveAt = new Map<string, number>();
   readonly #control?: TmuxControl;
   /** What `-e` sets in a pane: the harness's environment but the agent's token. */
   readonly #paneEnv: Record<string, string>;
@@ -162,44 +158,17 @@ export class TmuxRunner implements HarnessRunner {
     return { harnessSessionId: booted.harnessSessionId, tmuxTarget: name };
   }
 
-  /** Pastes the prompt into the pane and presses Enter; a dead pane is respawned first. */
-  async deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<void> {
-    const name = tmuxSessionName(s.slug);
-    // `alive()` just said so (the dispatcher asks it before every delivery, to run the spawn hook
-    // before a respawn): a second tmux process to ask again would double a burst's cost
-    const fresh = this.#aliveAt.get(name);
-    this.#aliveAt.delete(name);
-    const known = fresh !== undefined && performance.now() - fresh < ALIVE_FRESH_MS;
-    const alive = known || (await this.#state(name, opts.signal)) === "alive";
-    // the paste itself checks again, in the tmux server: a harness that died meanwhile gets
-    // nothing pasted, and is respawned here like one found dead
-    if (alive && await pasteInto(this.#cli, name, prompt, opts.signal)) return;
-    const resume = this.#o.tmux.resumeOnRespawn;
-    const booted = await this.#boot(s, prompt, { resume, signal: opts.signal });
-    this.#o.onRespawned?.(s, booted);
-  }
-
   /**
    * Pastes the prompt and presses Enter when the harness runs; `false` when its pane is dead or
-   * gone (nothing pasted: the caller relaunches it, asking the hooks first).
+   * its session gone (nothing pasted, nothing started: the dispatcher relaunches it, asking the
+   * `session_spawn` hooks first).
    */
-  async deliverIfAlive(
+  async deliver(
     s: HostedSession,
     prompt: string,
     opts: { signal?: AbortSignal },
   ): Promise<boolean> {
-    const name = tmuxSessionName(s.slug);
-    this.#aliveAt.delete(name);
-    return await pasteIfAlive(this.#cli, name, prompt, opts.signal);
-  }
-
-  /** Whether the pane's process is running. */
-  async alive(s: HostedSession): Promise<boolean> {
-    const name = tmuxSessionName(s.slug);
-    const alive = (await this.#state(name)) === "alive";
-    if (alive) this.#aliveAt.set(name, performance.now());
-    else this.#aliveAt.delete(name);
-    return alive;
+    return await pasteIfAlive(this.#cli, tmuxSessionName(s.slug), prompt, opts.signal);
   }
 
   /** Ends the harness (per `killHarnessOnClose`), then kills the session unless it is kept. */

@@ -88,8 +88,6 @@ function recording(runner: DispatchRunner, handed: Map<string, string[]>): Dispa
     kind: runner.kind,
     spawn: (s, prompt, opts) => runner.spawn(s, prompt, opts),
     deliver: (s, prompt, opts) => (note(s, prompt), runner.deliver(s, prompt, opts)),
-    deliverIfAlive: (s, prompt, opts) => (note(s, prompt), runner.deliverIfAlive!(s, prompt, opts)),
-    alive: (s) => runner.alive(s),
     close: (s) => runner.close(s),
     attachCommand: (slug) => runner.attachCommand!(slug),
   };

@@ -16,7 +16,7 @@ async function spawnThenCrash(t: Awaited<ReturnType<typeof tmuxSetup>>, s: Hoste
   await t.runner.spawn(s, "start", { resume: false });
   const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
   Deno.kill(boot.pid, "SIGKILL");
-  await waitAlive(() => t.runner.alive(s), false);
+  await waitAlive(() => t.alive(s), false);
 }
 
 // every test runs twice: a runner whose every command is a `tmux` process (a CLI verb's), and
@@ -39,8 +39,8 @@ for (const control of [false, true]) {
       assert.equal(boot.cwd, t.dir);
       assert.deepEqual(boot.argv, [...EXTRA.claude, "--session-id", s.harnessSessionId, PROMPT]);
       assert.deepEqual(await t.sessions(), ["loop-github-octo-repo-1"]);
-      assert.equal(await t.runner.alive(s), true);
-      assert.equal(await t.runner.alive(t.session(2)), false);
+      assert.equal(await t.alive(s), true);
+      assert.equal(await t.alive(t.session(2)), false);
     } finally {
       await t.cleanup();
     }
@@ -51,8 +51,8 @@ for (const control of [false, true]) {
     try {
       const s = t.session(1);
       await t.runner.spawn(s, "start", { resume: false });
-      await t.runner.deliver(s, "first; $HOME", {});
-      await t.runner.deliver(s, "second ends with a semicolon;", {});
+      assert.equal(await t.runner.deliver(s, "first; $HOME", {}), true);
+      assert.equal(await t.runner.deliver(s, "second ends with a semicolon;", {}), true);
       const entries = await waitForHarnessLog(
         t.harnessLog,
         (e) => e.filter((x) => x.event === "input").length === 2,
@@ -66,19 +66,18 @@ for (const control of [false, true]) {
       );
       // every delivery buffer was deleted by its paste
       assert.equal((await t.tmux("list-buffers")).trim(), "");
-      assert.deepEqual(t.respawns, []);
     } finally {
       await t.cleanup();
     }
   });
 
-  Deno.test(`tmux runner: deliverIfAlive pastes into a running harness, and leaves a dead or missing one alone${mode}`, async () => {
+  Deno.test(`tmux runner: deliver answers false for a dead or missing harness and starts nothing${mode}`, async () => {
     const t = await tmuxSetup({ control });
     try {
       const s = t.session(1);
       await t.runner.spawn(s, "start", { resume: false });
-      assert.equal(await t.runner.deliverIfAlive(s, "one; $HOME", {}), true);
-      assert.equal(await t.runner.deliverIfAlive(s, "two\nlines", {}), true);
+      assert.equal(await t.runner.deliver(s, "one; $HOME", {}), true);
+      assert.equal(await t.runner.deliver(s, "two\nlines", {}), true);
       const entries = await waitForHarnessLog(
         t.harnessLog,
         (e) => e.filter((x) => x.event === "input").length === 3,
@@ -88,28 +87,32 @@ for (const control of [false, true]) {
         ["one; $HOME", "two", "lines"],
       );
       // a missing session, then a dead pane: nothing pasted, nothing booted, no buffer left
-      assert.equal(await t.runner.deliverIfAlive(t.session(2), "nobody", {}), false);
+      assert.equal(await t.runner.deliver(t.session(2), "nobody", {}), false);
       const [boot] = entries.filter((e) => e.event === "boot");
       Deno.kill(boot.pid, "SIGKILL");
-      await waitAlive(() => t.runner.alive(s), false);
-      assert.equal(await t.runner.deliverIfAlive(s, "into the dead pane", {}), false);
+      await waitAlive(() => t.alive(s), false);
+      assert.equal(await t.runner.deliver(s, "into the dead pane", {}), false);
       assert.equal((await t.tmux("list-buffers")).trim(), "");
       const after = await waitForHarnessLog(t.harnessLog, (e) => e.length >= 4);
+      // the runner never relaunches: that is the dispatcher's, after `session_spawn`
       assert.equal(after.filter((e) => e.event === "boot").length, 1);
       assert.ok(!after.some((e) => e.line === "nobody" || e.line === "into the dead pane"));
-      assert.deepEqual(t.respawns, []);
+      assert.deepEqual(await t.sessions(), ["loop-github-octo-repo-1"], "no session made");
+      assert.equal(await t.alive(s), false);
     } finally {
       await t.cleanup();
     }
   });
 
-  Deno.test(`tmux runner: a dead pane is respawned on delivery, resuming the same conversation${mode}`, async () => {
+  Deno.test(`tmux runner: after a crash a spawn with resume continues the same conversation${mode}`, async () => {
     const t = await tmuxSetup({ control });
     try {
       const s = t.session(1);
       await spawnThenCrash(t, s);
       assert.deepEqual(await t.sessions(), ["loop-github-octo-repo-1"], "remain-on-exit");
-      await t.runner.deliver(s, "after the crash", {});
+      assert.equal(await t.runner.deliver(s, "after the crash", {}), false);
+      const spawned = await t.runner.spawn(s, "after the crash", { resume: true });
+      assert.deepEqual(spawned, { harnessSessionId: s.harnessSessionId, tmuxTarget: s.tmuxTarget });
       const boots = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
       assert.deepEqual(boots[1].argv, [
         ...EXTRA.claude,
@@ -117,13 +120,8 @@ for (const control of [false, true]) {
         s.harnessSessionId,
         "after the crash",
       ]);
-      assert.deepEqual(t.respawns, [{
-        slug: s.slug,
-        resumed: true,
-        harnessSessionId: s.harnessSessionId,
-      }]);
       assert.deepEqual(t.resumeFailures, []);
-      assert.equal(await t.runner.alive(s), true);
+      assert.equal(await t.alive(s), true);
     } finally {
       await t.cleanup();
     }
@@ -134,7 +132,7 @@ for (const control of [false, true]) {
     try {
       const s = t.session(1);
       await spawnThenCrash(t, s);
-      await t.runner.deliver(s, "after the crash", {});
+      const spawned = await t.runner.spawn(s, "after the crash", { resume: true });
       assert.equal(t.resumeFailures.length, 1);
       const { failure } = t.resumeFailures[0];
       assert.match(failure.reason, /claude --resume .* exited at once/);
@@ -149,18 +147,14 @@ for (const control of [false, true]) {
         ["resume_failed", undefined],
         ["boot", [...EXTRA.claude, "--session-id", failure.harnessSessionId, "after the crash"]],
       ]);
-      assert.deepEqual(t.respawns, [{
-        slug: s.slug,
-        resumed: false,
-        harnessSessionId: failure.harnessSessionId,
-      }]);
-      assert.equal(await t.runner.alive(s), true);
+      assert.equal(spawned.harnessSessionId, failure.harnessSessionId);
+      assert.equal(await t.alive(s), true);
     } finally {
       await t.cleanup();
     }
   });
 
-  Deno.test(`tmux runner: cursor has no recorded id to resume, so a respawn boots fresh and says why${mode}`, async () => {
+  Deno.test(`tmux runner: cursor has no recorded id to resume, so a relaunch boots fresh and says why${mode}`, async () => {
     const t = await tmuxSetup({ control });
     try {
       const s = t.session(1, "cursor", "");
@@ -169,34 +163,14 @@ for (const control of [false, true]) {
       const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
       assert.deepEqual([boot.program, boot.argv], ["cursor-agent", ["--force", "start"]]);
       Deno.kill(boot.pid, "SIGKILL");
-      await waitAlive(() => t.runner.alive(s), false);
-      await t.runner.deliver(s, "again", {});
+      await waitAlive(() => t.alive(s), false);
+      await t.runner.spawn(s, "again", { resume: true });
       assert.match(
         t.resumeFailures[0].failure.reason,
         /no cursor-agent conversation id was recorded/,
       );
       const boots = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
       assert.deepEqual(boots.map((b) => b.argv), [["--force", "start"], ["--force", "again"]]);
-    } finally {
-      await t.cleanup();
-    }
-  });
-
-  Deno.test(`tmux runner: with resumeOnRespawn off a dead pane boots a fresh conversation${mode}`, async () => {
-    const t = await tmuxSetup({ control, tmux: { resumeOnRespawn: false } });
-    try {
-      const s = t.session(1);
-      await spawnThenCrash(t, s);
-      await t.runner.deliver(s, "again", {});
-      const boots = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
-      assert.deepEqual(boots[1].argv, [
-        ...EXTRA.claude,
-        "--session-id",
-        s.harnessSessionId,
-        "again",
-      ]);
-      assert.deepEqual(t.resumeFailures, []);
-      assert.equal(t.respawns[0].resumed, false);
     } finally {
       await t.cleanup();
     }
@@ -241,7 +215,7 @@ for (const control of [false, true]) {
       await waitForPane(t.tmux, "fake claude ready");
       await t.runner.close(s);
       await waitExit(boot.pid);
-      assert.equal(await t.runner.alive(s), false);
+      assert.equal(await t.alive(s), false);
       assert.deepEqual(await t.sessions(), ["loop-github-octo-repo-1"]);
       const screen = await t.tmux(
         "capture-pane",
@@ -254,7 +228,7 @@ for (const control of [false, true]) {
       assert.match(screen, /fake claude ready/);
       // a new spawn reclaims the name
       await t.runner.spawn(s, "once more", { resume: false });
-      assert.equal(await t.runner.alive(s), true);
+      assert.equal(await t.alive(s), true);
       assert.deepEqual(await t.sessions(), ["loop-github-octo-repo-1"]);
     } finally {
       await t.cleanup();
@@ -274,7 +248,7 @@ for (const control of [false, true]) {
       await t.runner.close(s);
       await waitExit(boot.pid);
       assert.equal(await processExists(boot.pid), false);
-      assert.equal(await t.runner.alive(s), false);
+      assert.equal(await t.alive(s), false);
       // it did not end by itself (stdin closing): only the SIGKILL could end it
       const entries = await readHarnessLog(t.harnessLog);
       assert.deepEqual(entries.map((e) => e.event), ["boot"]);
