@@ -12,8 +12,8 @@ import type { PromptTemplates } from "./prompts.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 import { react } from "./_reactions.ts";
 import type { Deliveries } from "./_batch.ts";
-import type { Lane } from "./_lane.ts";
-import type { Slots } from "./_slots.ts";
+import type { Lane } from "../async/mod.ts";
+import type { Slots } from "../async/mod.ts";
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { closeEvent, comment, Deferred, setup, until } from "./_test_utils.ts";
-import { KeyedQueue } from "./_queue.ts";
+import { KeyedQueue } from "../async/mod.ts";
 import { BATCH_SEPARATOR } from "./_deliver.ts";
 
 const START = "the-loop:start-execution";

@@ -34,7 +34,7 @@
  */
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { pacer } from "../events/pace.ts";
+import { pacer } from "../async/mod.ts";
 
 /** Default bound on the inbox's files (256 MiB). */
 export const DEFAULT_INBOX_MAX_BYTES = 256 * 1024 * 1024;

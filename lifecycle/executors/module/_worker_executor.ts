@@ -9,7 +9,7 @@
  * @module
  */
 import { messageOf } from "../../../errors.ts";
-import { deadline } from "../../_deadline.ts";
+import { deadline } from "../../../async/mod.ts";
 import { HookFailure, type HookLog, type Stuck } from "../../executor.ts";
 import {
   answerUnreadable,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { until } from "./_test_utils.ts";
-import { Lane } from "./_lane.ts";
+import { until } from "../dispatch/_test_utils.ts";
+import { Lane } from "./lane.ts";
 
 Deno.test("reactions' lane: tasks wait while the dispatcher is busy, then go in order", async () => {
   let busy = true;
