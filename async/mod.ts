@@ -4,6 +4,9 @@
  * small schedulers the daemon shares.
  *
  * - {@linkcode deadline}, {@linkcode Deadline}, {@linkcode settlesWithin}: time budgets for waits;
+ * - {@linkcode withDeadline}: a call handed a signal aborted at its deadline or by an outer one;
+ * - {@linkcode delay}: an abortable sleep;
+ * - {@linkcode later}, {@linkcode every}: timers as cancels, for what is neither race nor sleep;
  * - {@linkcode KeyedQueue}: one job per key at a time, in arrival order, up to a limit across keys;
  * - {@linkcode Slots}: a fair counting semaphore whose limit is read live;
  * - {@linkcode KeyedLock}: async work serialized per key;
@@ -13,6 +16,9 @@
  * @module
  */
 export { Deadline, deadline, DeadlineError, settlesWithin } from "./deadline.ts";
+export { withDeadline, type WithDeadlineOptions } from "./with_deadline.ts";
+export { delay, type DelayOptions } from "./delay.ts";
+export { every, later, type TimerOptions } from "./later.ts";
 export { KeyedQueue } from "./keyed_queue.ts";
 export { Slots } from "./slots.ts";
 export { KeyedLock } from "./keyed_lock.ts";
