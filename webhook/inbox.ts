@@ -10,7 +10,7 @@
  * ```
  *
  * - **Group commit.** Appends gather and are written together, at most once every
- *   `paceMs` under load (the intake's pace, `events/pace.ts`), with one `fdatasync` per batch;
+ *   `paceMs` under load (the intake's pace, `async/pacer.ts`), with one `fdatasync` per batch;
  *   every append of a batch resolves once that batch is on disk. While one batch syncs, the next
  *   gathers.
  * - **Settled** marks are appended with the next batch and not synced on their own: a mark lost

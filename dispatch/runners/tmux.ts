@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { delay } from "../../async/mod.ts";
 import type { RoutingConfig } from "../../config/types.ts";
 import { isResumableId } from "../harness/mod.ts";
 import type {
@@ -93,7 +94,6 @@ const POLL_MS = 100;
 /** How long an `alive()` answer stands for the `deliver()` right after it. */
 const ALIVE_FRESH_MS = 250;
 const ENC = new TextEncoder();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The tmux session of a slug: `loop-<slug>`, with `.` and `:` as `_` (what tmux makes of them). */
 export function tmuxSessionName(slug: string): string {
@@ -298,7 +298,7 @@ export class TmuxRunner implements HarnessRunner {
         return `${adapter.program} --resume ${id} exited at once (the conversation cannot be resumed)`;
       }
       if (Date.now() >= until) return undefined;
-      await sleep(Math.min(POLL_MS, until - Date.now()));
+      await delay(Math.min(POLL_MS, until - Date.now()));
     }
   }
 
