@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { delay } from "../async/mod.ts";
 import { lockHolder } from "./lock.ts";
 
 /** What {@linkcode stopDaemon} did. */
@@ -42,7 +43,7 @@ export async function stopDaemon(pidfile: string, opts: StopOptions): Promise<St
   const pollMs = opts.pollMs ?? 50;
   while (Date.now() < deadline) {
     if (!(await lockHolder(pidfile)).live) return { outcome: "stopped", pid };
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    await delay(pollMs);
   }
   return (await lockHolder(pidfile)).live
     ? { outcome: "timeout", pid }

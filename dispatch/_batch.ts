@@ -25,7 +25,7 @@ import type { SessionRecord } from "../state/registry.ts";
 import type { RoutedEvent } from "./types.ts";
 import type { Handled, Turn } from "./_deps.ts";
 import type { HostedSession } from "./seams.ts";
-import { Slots } from "./_slots.ts";
+import { Slots } from "../async/mod.ts";
 
 /**
  * Most characters of prompts in one batch (separators aside; one prompt larger than this still

@@ -12,8 +12,7 @@ import type { PromptTemplates } from "./prompts.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 import { react } from "./_reactions.ts";
 import type { Deliveries } from "./_batch.ts";
-import type { Lane } from "./_lane.ts";
-import type { Slots } from "./_slots.ts";
+import { type Lane, type Slots, withDeadline } from "../async/mod.ts";
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {
@@ -23,7 +22,7 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   uuid: () => string;
   /** The deliveries into live sessions, gathered per session (`_batch.ts`). */
   deliveries: Deliveries;
-  /** Where reactions wait for the dispatcher to be idle (`_lane.ts`). */
+  /** Where reactions wait for the dispatcher to be idle (`async/lane.ts`). */
   reactions: Lane;
   /** Relaunches of a harness found dead at delivery: at most `maxConcurrentDispatches` at once. */
   launches: Slots;
@@ -134,30 +133,12 @@ export class Turn {
    * dispatch's own signal: the call is handed an `AbortSignal`, and the turn stops waiting at the
    * deadline even if the call does not listen.
    */
-  async harness<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  harness<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const seconds = this.config.dispatchTimeoutSeconds;
-    const deadline = new AbortController();
-    const signal = this.signal ? AbortSignal.any([deadline.signal, this.signal]) : deadline.signal;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort = () => {};
-    const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const err = new DispatchTimeout(what, seconds);
-        deadline.abort(err);
-        reject(err);
-      }, seconds * 1000);
-      onAbort = () => reject(this.signal!.reason);
-      // the daemon's signal lives as long as the daemon: the listener goes with the call
-      this.signal?.addEventListener("abort", onAbort, { once: true });
+    return withDeadline(fn, {
+      ms: seconds * 1000,
+      signal: this.signal,
+      onTimeout: () => new DispatchTimeout(what, seconds),
     });
-    stop.catch(() => {});
-    const call = fn(signal);
-    call.catch(() => {}); // the deadline may have answered already
-    try {
-      return await Promise.race([call, stop]);
-    } finally {
-      clearTimeout(timer);
-      this.signal?.removeEventListener("abort", onAbort);
-    }
   }
 }

@@ -42,14 +42,14 @@ import type {
 import type { SessionStore } from "./sessions/mod.ts";
 import type { PromptTemplates } from "./prompts.ts";
 import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
-import { KeyedQueue } from "./_queue.ts";
+import { KeyedQueue } from "../async/mod.ts";
 import { FileStartMarks } from "./_arming.ts";
 import { handle } from "./_handle.ts";
 import { type Answer, type Deps, type Handled, Turn } from "./_deps.ts";
 import { Deliveries } from "./_batch.ts";
 import { deliverBatch, noteSent } from "./_deliver.ts";
-import { Lane } from "./_lane.ts";
-import { Slots } from "./_slots.ts";
+import { Lane } from "../async/mod.ts";
+import { Slots } from "../async/mod.ts";
 import { terminalSafe } from "./_safe_runner.ts";
 
 /** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */

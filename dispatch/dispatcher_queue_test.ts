@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { closeEvent, comment, Deferred, setup, until } from "./_test_utils.ts";
-import { KeyedQueue } from "./_queue.ts";
 import { BATCH_SEPARATOR } from "./_deliver.ts";
 
 const START = "the-loop:start-execution";
@@ -172,39 +171,6 @@ Deno.test("different items run in parallel up to maxConcurrentDispatches", async
   const results = await Promise.all(outs);
   assert.deepEqual(results.map((r) => r.status), ["delivered", "delivered", "delivered"]);
   assert.equal(t.runner.maxRunning, 2);
-});
-
-Deno.test("a long queue for one item does not hold back another item", async () => {
-  const q = new KeyedQueue(() => 2);
-  const a1 = new Deferred();
-  const order: string[] = [];
-  const run = (key: string, name: string, wait?: Promise<void>) =>
-    q.run(key, async () => {
-      order.push(`start ${name}`);
-      await wait;
-      order.push(`end ${name}`);
-    });
-  const jobs = [run("a", "a1", a1.promise), run("a", "a2"), run("a", "a3"), run("b", "b1")];
-  await jobs[3];
-  assert.deepEqual(order, ["start a1", "start b1", "end b1"]);
-  a1.resolve();
-  await Promise.all(jobs);
-  assert.deepEqual(order.slice(3), ["end a1", "start a2", "end a2", "start a3", "end a3"]);
-});
-
-Deno.test("a slot freed goes to the oldest waiting event whose item is idle", async () => {
-  const q = new KeyedQueue(() => 1);
-  const gate = new Deferred();
-  const order: string[] = [];
-  const run = (key: string, name: string, wait?: Promise<void>) =>
-    q.run(key, async () => {
-      order.push(name);
-      await wait;
-    });
-  const jobs = [run("a", "a1", gate.promise), run("b", "b1"), run("a", "a2"), run("c", "c1")];
-  gate.resolve();
-  await Promise.all(jobs);
-  assert.deepEqual(order, ["a1", "b1", "a2", "c1"]);
 });
 
 Deno.test("a harness call past dispatchTimeoutSeconds fails for a retry, and its signal is aborted", async () => {

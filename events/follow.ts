@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { delay } from "../async/mod.ts";
 import type { EventRecord } from "./record.ts";
 import { compileFilter, type EventFilter } from "./filter.ts";
 import { linesForward, type OversizedLine } from "./lines.ts";
@@ -74,7 +75,12 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
   assertLogPath(opts.path);
   const keep = compileFilter(opts.filter ?? {});
   let stopped = false;
-  opts.stop.then(() => stopped = true);
+  // one listener on `stop` for the whole follow (a race per poll would add one each time)
+  const stopping = new AbortController();
+  opts.stop.then(() => {
+    stopped = true;
+    stopping.abort();
+  });
   let current = await openAt(opts.path, opts.start);
   const drain = async (cur: Open) => {
     for await (
@@ -116,12 +122,7 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
         current = await openAt(opts.path, 0);
         if (current) continue;
       }
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        opts.stop,
-        new Promise<void>((resolve) => timer = setTimeout(resolve, opts.pollMs ?? 200)),
-      ]);
-      clearTimeout(timer);
+      await delay(opts.pollMs ?? 200, { signal: stopping.signal }).catch(() => {});
     }
   } finally {
     current?.file.close();

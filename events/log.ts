@@ -16,7 +16,7 @@
  * @module
  */
 import { messageOf } from "../errors.ts";
-import { pacer } from "./pace.ts";
+import { pacer } from "../async/mod.ts";
 import { buildRecord, type EventSink, type PendingEvent } from "./record.ts";
 
 /** Options for {@linkcode EventLog}. */

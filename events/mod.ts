@@ -24,7 +24,6 @@ export {
 export type { Level } from "./catalog.ts";
 export { emitAll, type EventRecord, type EventSink, type PendingEvent } from "./record.ts";
 export { EventLog, type EventLogOptions, type EventLogSettings } from "./log.ts";
-export { pacer, type PacerOptions } from "./pace.ts";
 export { MemorySink, type MemorySinkOptions, NULL_SINK } from "./sinks.ts";
 export { isSecretKey, maskTokens, REDACTED } from "./scrub.ts";
 export { type EventFilter, normalizeWorkItemRef, parseLevel, parseSince } from "./filter.ts";

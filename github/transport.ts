@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { delay } from "../async/mod.ts";
 import type { EventSink } from "../events/record.ts";
 import { NULL_SINK } from "../events/sinks.ts";
 import { messageOf } from "../errors.ts";
@@ -84,19 +85,7 @@ export interface GitHubStats {
   rateLimitRemaining?: number;
 }
 
-const defaultSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const id = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(id);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+const defaultSleep: Sleep = (ms, signal) => delay(ms, { signal });
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "DELETE", "PUT"]);
 

@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "node:path";
+import { settlesWithin } from "../async/mod.ts";
 import type { CliConfig, EnvReader, LoadedConfig, RoutingConfig } from "../config/mod.ts";
 import {
   type Dispatcher,
@@ -155,12 +156,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
     controlConfig,
     async drain(timeoutMs = 5_000): Promise<void> {
       if (!dispatch) return;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        dispatch.dispatcher.idle(),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-      ]);
-      clearTimeout(timer);
+      await settlesWithin(dispatch.dispatcher.idle(), timeoutMs);
       await dispatch.close();
     },
     reconfigure(next: CliConfig): void {

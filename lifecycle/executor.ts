@@ -1,7 +1,7 @@
 /**
  * The seam between the runner and the three kinds of hook: a local module (in a sandboxed
  * worker or a child process), a remote JSON-RPC endpoint, or an external command. The runner
- * knows only this interface; each executor enforces its own timeout (with `_deadline.ts`),
+ * knows only this interface; each executor enforces its own timeout (with `async/`'s deadline),
  * because only it knows how to stop what it started (terminate a worker, kill a process group,
  * abort a request). Every failure is a {@linkcode HookError} carrying the fields its message is
  * written from (`_messages.ts`).

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { delay } from "../async/mod.ts";
 import type { CycleReport, Poller } from "./poller.ts";
 import type { PollSettings } from "./settings.ts";
 import { lastCycleOf, type StatusKeeper } from "./status.ts";
@@ -35,17 +36,9 @@ export interface LoopOptions {
   onCycle?: (report: CycleReport) => void;
 }
 
+/** Waits `ms`, less when the signal aborts meanwhile; never rejects. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const id = setTimeout(done, ms);
-    function done() {
-      clearTimeout(id);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
+  return delay(ms, { signal }).catch(() => {});
 }
 
 /** Runs cycles until `once` or the signal; returns how many ran. */

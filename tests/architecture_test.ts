@@ -25,7 +25,8 @@ function floorOf(path: string): number {
   if (path.startsWith("ingress/")) return 4; // the router both paths share
   if (path.startsWith("dispatch/")) return 3;
   if (path.startsWith("lifecycle/")) return 2;
-  // ground: config/, events/, state/, schema/, github/, daemon/, errors.ts, terminal.ts, version.ts
+  // ground: async/, config/, events/, state/, schema/, github/, daemon/, errors.ts, terminal.ts,
+  // version.ts
   return 1;
 }
 
@@ -96,7 +97,7 @@ Deno.test("outside lifecycle/, the engine is reached through its face and the SD
 });
 
 /** Packages whose face (`mod.ts`) is the only file code elsewhere may import. */
-const PACKAGES = ["github/", "daemon/", "dispatch/", "ingress/", "poll/", "webhook/"];
+const PACKAGES = ["async/", "github/", "daemon/", "dispatch/", "ingress/", "poll/", "webhook/"];
 
 Deno.test("the daemon's packages are reached through their mod.ts from outside", () => {
   const violations = all
@@ -153,9 +154,10 @@ Deno.test("no mod.ts re-exports a _ file's contents as public", async () => {
   assert.deepEqual(violations, []);
 });
 
-Deno.test("github/ imports only the ground it needs: events, state, errors, version, config types", () => {
+Deno.test("github/ imports only the ground it needs: async, events, state, errors, version, config types", () => {
   const allowed = (to: string) =>
-    to.startsWith("github/") || to.startsWith("events/") || to.startsWith("state/") ||
+    to.startsWith("github/") || to.startsWith("async/") || to.startsWith("events/") ||
+    to.startsWith("state/") ||
     ["errors.ts", "version.ts", "config/types.ts"].includes(to);
   const violations = all
     .filter((e) => e.from.startsWith("github/") && !isTest(e.from) && !allowed(e.to))
@@ -179,4 +181,26 @@ Deno.test("every worker module started from a file URL is embedded by `deno task
   }
   assert.ok(workers.includes("webhook/_intake_worker.ts"), `found: ${workers.join(", ")}`);
   for (const w of workers) assert.ok(task.includes(`--include ${w} `), `${w} is not --include'd`);
+});
+
+/**
+ * Timers, races and sleeps live in `async/` (deadline, withDeadline, delay, later/every): a
+ * hand-written `Promise.race` against a timer forgets to clear it, or leaves a listener on a
+ * long-lived signal, or grows a promise's reactions with each loop. Product code (not tests,
+ * benches, test helpers or test fixtures) calls none of them itself. Comments are not read.
+ */
+const TIMER_CALL = /\b(setTimeout|setInterval|Promise\.race)\s*\(/g;
+
+Deno.test("outside async/, product code has no setTimeout, setInterval or Promise.race of its own", async () => {
+  const violations: string[] = [];
+  for await (const file of sources(ROOT)) {
+    if (isTest(file) || file.startsWith("async/") || file.includes("/testdata/")) continue;
+    const code = (await Deno.readTextFile(join(ROOT, file)))
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    for (const m of code.matchAll(TIMER_CALL)) {
+      violations.push(`${file} calls ${m[1]} (use async/mod.ts)`);
+    }
+  }
+  assert.deepEqual(violations, []);
 });

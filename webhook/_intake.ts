@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { later } from "../async/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import {
   CREDIT_BYTES,
@@ -161,9 +162,9 @@ export class IntakeThread {
       this.#settled = [];
       if (seqs.length > 0) this.#worker.postMessage({ t: "settled", seqs } as IntakeRequest);
       this.#worker.postMessage({ t: "close" } as IntakeRequest);
-      const timer = setTimeout(resolve, opts.timeoutMs);
+      const cancel = later(resolve, opts.timeoutMs);
       this.#closed = () => {
-        clearTimeout(timer);
+        cancel();
         resolve();
       };
     }).finally(() => this.#worker.terminate());

@@ -14,7 +14,8 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { EventLog, type EventSink, pacer } from "../events/mod.ts";
+import { EventLog, type EventSink } from "../events/mod.ts";
+import { pacer } from "../async/mod.ts";
 import { createAnswerer } from "./handler.ts";
 import {
   CREDIT_BYTES,

@@ -10,7 +10,7 @@
  * ```
  *
  * - **Group commit.** Appends gather and are written together, at most once every
- *   `paceMs` under load (the intake's pace, `events/pace.ts`), with one `fdatasync` per batch;
+ *   `paceMs` under load (the intake's pace, `async/pacer.ts`), with one `fdatasync` per batch;
  *   every append of a batch resolves once that batch is on disk. While one batch syncs, the next
  *   gathers.
  * - **Settled** marks are appended with the next batch and not synced on their own: a mark lost
@@ -34,7 +34,7 @@
  */
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { pacer } from "../events/pace.ts";
+import { pacer } from "../async/mod.ts";
 
 /** Default bound on the inbox's files (256 MiB). */
 export const DEFAULT_INBOX_MAX_BYTES = 256 * 1024 * 1024;

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { settlesWithin } from "../async/mod.ts";
 
 /** Options of {@linkcode RouteQueue}. */
 export interface RouteQueueOptions<T> {
@@ -137,13 +138,9 @@ export class RouteQueue<T> {
     this.#closed = true;
     const idle = new Promise<void>((resolve) => (this.#idle = resolve));
     if (this.#running.size === 0 && this.waiting === 0) this.#idle?.();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = await Promise.race([
-      idle.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), opts.timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (!timedOut) return { finished: this.#finished, handedBack: [] };
+    if (await settlesWithin(idle, opts.timeoutMs)) {
+      return { finished: this.#finished, handedBack: [] };
+    }
     const handedBack = [
       ...[...this.#running].map((e) => e.job),
       ...this.#waiting.slice(this.#head).map((e) => e.job),

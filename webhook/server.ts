@@ -24,6 +24,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { later, settlesWithin } from "../async/mod.ts";
 import type { CappedBody } from "./body.ts";
 import type { Answer, Incoming } from "./handler.ts";
 
@@ -260,15 +261,10 @@ export class WebhookServer {
   shutdown(opts: { graceMs: number }): Promise<boolean> {
     return this.#stopping ??= (async () => {
       this.#onClosing();
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const closed = new Promise<boolean>((resolve) => this.#server.close(() => resolve(true)));
       // connections with no request in hand go now; the others once their answer is written
       for (const [socket, conn] of this.#conns) if (conn.busy === 0) socket.destroy();
-      const done = await Promise.race([
-        closed,
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), opts.graceMs))),
-      ]);
-      clearTimeout(timer);
+      const done = await settlesWithin(closed, opts.graceMs);
       if (!done) { for (const socket of this.#conns.keys()) socket.destroy(); }
       return done;
     })();
@@ -306,7 +302,7 @@ async function serve(
     const socket = req.socket;
     res.once("finish", () => {
       socket.end();
-      setTimeout(() => socket.destroy(), CLOSE_LINGER_MS);
+      later(() => socket.destroy(), CLOSE_LINGER_MS);
     });
   }
   res.end(answer.body);

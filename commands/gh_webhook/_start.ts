@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import type { LoadedConfig } from "../../config/mod.ts";
+import { delay, later } from "../../async/mod.ts";
 import { ConfigReloader, type RateLimitWait, Trouble } from "../../daemon/mod.ts";
 import { harnessEnvAllowlisted } from "../../dispatch/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
@@ -88,7 +89,8 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   let rateLimit: RateLimitWait | null = null;
   let writing = Promise.resolve();
   let lastWrite = -Infinity;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The planned status write's cancel, while one is planned. */
+  let timer: (() => void) | undefined;
   // failures: said once per kind per 10 minutes; degraded reasons go to /health and the status
   const trouble: Trouble = new Trouble({
     prefix: "the-loop: warning",
@@ -102,25 +104,27 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   function schedule(): void {
     if (live.url === undefined || timer !== undefined) return;
     const wait = Math.max(0, lastWrite + 1000 - Date.now());
-    const id = setTimeout(() => {
-      timer = undefined;
-      lastWrite = Date.now();
-      writing = writing.then(() =>
-        writeWebhookStatus(root, {
-          pid: Deno.pid,
-          url: live.url!,
-          startedAt,
-          lastError: trouble.lastError ?? null,
-          rateLimit,
-          degraded: trouble.reasons,
-        }).then(
-          () => trouble.degrade("status", "state-write", undefined),
-          (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
-        )
-      );
-    }, wait);
-    timer = id;
-    Deno.unrefTimer(id);
+    timer = later(
+      () => {
+        timer = undefined;
+        lastWrite = Date.now();
+        writing = writing.then(() =>
+          writeWebhookStatus(root, {
+            pid: Deno.pid,
+            url: live.url!,
+            startedAt,
+            lastError: trouble.lastError ?? null,
+            rateLimit,
+            degraded: trouble.reasons,
+          }).then(
+            () => trouble.degrade("status", "state-write", undefined),
+            (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
+          )
+        );
+      },
+      wait,
+      { persistent: false },
+    );
   }
   const events = openDaemonLog(config, "gh-webhook", {
     // the log says itself that it cannot be written (every minute); /health and the status say why
@@ -140,8 +144,10 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   const shutdown = new AbortController();
   let routing: Routing | undefined;
   let receiver: Receiver;
-  let died!: (message: string) => void;
-  const death = new Promise<string>((resolve) => (died = resolve));
+  // settled by the HTTP thread's death (its message) or by an interrupt (none), whichever is first
+  let died!: (message: string | undefined) => void;
+  const death = new Promise<string | undefined>((resolve) => (died = resolve));
+  interrupted.then(() => died(undefined));
   try {
     if (settings.route) {
       const reloader = new ConfigReloader({
@@ -207,17 +213,17 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   schedule();
   println(ctx, `gh-webhook: listening on ${receiver.url} (pid ${Deno.pid})`);
   // a receiver whose HTTP thread died answers nothing: stop, and fail so a supervisor restarts it
-  const dead = await Promise.race([interrupted.then(() => undefined), death]);
+  const dead = await death;
   const report = await receiver.stop({ graceMs: DRAIN_MS });
   shutdown.abort();
   await routing?.close().catch(() => {});
   if (timer !== undefined) {
-    clearTimeout(timer);
+    timer();
     timer = undefined;
     lastWrite = -Infinity;
     schedule(); // the last word, at once
   }
-  await new Promise((r) => setTimeout(r, 0));
+  await delay(0);
   await writing;
   await lock.release();
   if (report.handedBack.length > 0) {

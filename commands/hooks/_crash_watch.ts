@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { delay } from "../../async/mod.ts";
 import { plural } from "../../errors.ts";
 import type { Executor } from "../../lifecycle/mod.ts";
 
@@ -31,7 +32,7 @@ export async function watchForCrashes(exec: Executor, ms = WATCH_MS): Promise<Cr
     exec.status().crashes === 0 && left > 0;
     left = deadline - performance.now()
   ) {
-    await new Promise((r) => setTimeout(r, Math.min(25, left)));
+    await delay(Math.min(25, left));
   }
   const s = exec.status();
   if (s.crashes === 0) return undefined;

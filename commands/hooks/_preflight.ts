@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { Slots } from "../../async/mod.ts";
 import type { EnvReader } from "../../config/mod.ts";
 import type { Problem } from "../../errors.ts";
 import {
@@ -80,28 +81,6 @@ export interface PreflightOptions {
   open?: number;
 }
 
-/** A counting semaphore: at most `n` holders, the others served first come, first served. */
-class Slots {
-  #free: number;
-  readonly #waiting: (() => void)[] = [];
-
-  constructor(n: number) {
-    this.#free = Math.max(1, n);
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    try {
-      return await fn();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    }
-  }
-}
-
 /**
  * Checks every hook of `decl` (reports in declaration order); never throws for a hook's own
  * failure.
@@ -117,8 +96,8 @@ export async function preflight(decl: Declaration, opts: PreflightOptions): Prom
     if (!e.enabled) done(disabledReport(e), i);
   });
   const queue = decl.entries.map((e, i) => [e, i] as const).filter(([e]) => e.enabled);
-  const loading = new Slots(opts.concurrency ?? PREFLIGHT_CONCURRENCY);
-  const open = new Slots(opts.open ?? PREFLIGHT_OPEN);
+  const loading = new Slots(() => opts.concurrency ?? PREFLIGHT_CONCURRENCY);
+  const open = new Slots(() => opts.open ?? PREFLIGHT_OPEN);
   const one = ([e, i]: readonly [Entry, number]) =>
     open.run(async () => {
       opts.onStart?.(e, i);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { later } from "../../async/mod.ts";
 import { ConfigReloader, Trouble } from "../../daemon/mod.ts";
 import { parseControl } from "../../dispatch/mod.ts";
 import { messageOf, UsageError } from "../../errors.ts";
@@ -89,7 +90,7 @@ export async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   interrupted.then(() => {
     shutdown.abort(); // no new item starts
     // the item in flight finishes; a GitHub wait (a rate limit) is cut short after a grace
-    Deno.unrefTimer(setTimeout(() => ghStop.abort(), GITHUB_GRACE_MS));
+    later(() => ghStop.abort(), GITHUB_GRACE_MS, { persistent: false });
   });
   let result: { cycles: number; failed: CycleFailure[] } = { cycles: 0, failed: [] };
   try {

@@ -6,10 +6,10 @@
  *
  * @module
  */
+import { delay } from "../../async/mod.ts";
 
 /** How long a SIGKILLed tree gets to be reaped before the call returns anyway. */
 const KILL_SETTLE_MS = 5000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function signal(pid: number, sig: Deno.Signal): void {
   try {
@@ -71,7 +71,7 @@ export async function terminateTree(
   const until = Date.now() + opts.graceMs;
   let ended = await opts.gone();
   while (!ended && Date.now() < until) {
-    await sleep(Math.min(50, Math.max(1, until - Date.now())));
+    await delay(Math.min(50, Math.max(1, until - Date.now())));
     ended = await opts.gone();
   }
   if (!ended) { for (const pid of await descendantsOf(root)) tree.add(pid); }
@@ -81,6 +81,6 @@ export async function terminateTree(
   if (ended) return "terminated";
   // SIGKILL cannot be refused, but its reaping (a tmux pane turning dead) takes a moment
   const bound = Date.now() + KILL_SETTLE_MS;
-  while (!(await opts.gone()) && Date.now() < bound) await sleep(20);
+  while (!(await opts.gone()) && Date.now() < bound) await delay(20);
   return "killed";
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { later, settlesWithin } from "../../async/mod.ts";
 import { terminateTree } from "./_kill_tree.ts";
 
 /** One run. */
@@ -81,7 +82,7 @@ export async function loggedRun(r: LoggedRun): Promise<string> {
         group: true,
       });
     };
-    const timer = setTimeout(() => stop("timeout"), r.timeoutMs);
+    const cancelTimeout = later(() => stop("timeout"), r.timeoutMs);
     const onAbort = () => stop("abort");
     r.signal?.addEventListener("abort", onAbort, { once: true });
     if (r.signal?.aborted) onAbort();
@@ -105,9 +106,9 @@ export async function loggedRun(r: LoggedRun): Promise<string> {
       result = await status;
       if (stopping) await stopping;
       // an escaped grandchild may hold the pipes open: do not wait on it for ever
-      await Promise.race([pumps, new Promise((ok) => setTimeout(ok, 2000))]);
+      await settlesWithin(pumps, 2000);
     } finally {
-      clearTimeout(timer);
+      cancelTimeout();
       r.signal?.removeEventListener("abort", onAbort);
       untrack();
     }

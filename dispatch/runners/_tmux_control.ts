@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { deadline, DeadlineError } from "../../async/mod.ts";
 import type { TmuxCli, TmuxOutput } from "./_tmux_cli.ts";
 
 /** How long a control client that could not be started is not asked for again. */
@@ -198,19 +199,14 @@ export class TmuxControl {
     const answer = this.#ask(writer, line, blocks);
     // a missing answer would leave every later one matched to the wrong command: end the client
     // (its waiters fail, the runner falls back to processes, a fresh client comes later)
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        try {
-          this.#child?.kill("SIGKILL");
-        } catch { /* already gone */ }
-        reject(new Error(`tmux did not answer within ${ANSWER_TIMEOUT_MS} ms`));
-      }, ANSWER_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([answer, late]);
-    } finally {
-      clearTimeout(timer);
+      return await deadline(answer, ANSWER_TIMEOUT_MS);
+    } catch (err) {
+      if (!(err instanceof DeadlineError)) throw err;
+      try {
+        this.#child?.kill("SIGKILL");
+      } catch { /* already gone */ }
+      throw new Error(`tmux did not answer within ${ANSWER_TIMEOUT_MS} ms`);
     }
   }
 
@@ -267,7 +263,8 @@ export class TmuxControl {
     // its client, so the answer may be the client's exit instead)
     if (writer) {
       const kill = this.#ask(writer, controlLine(["kill-session", "-t", `=${this.name}`]));
-      await Promise.race([kill, this.#reading]).catch(() => {});
+      // its answer, or the client's exit: the reader's end fails every waiter, this one too
+      await kill.catch(() => {});
     }
     await writer?.close().catch(() => {});
     try {

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { delay } from "../../async/mod.ts";
 import type { RoutingConfig } from "../../config/types.ts";
 import { isResumableId } from "../harness/mod.ts";
 import type {
@@ -91,7 +92,6 @@ export interface TmuxRunnerOptions {
 const MAX_BOOT_BYTES = 12 * 1024;
 const POLL_MS = 100;
 const ENC = new TextEncoder();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The tmux session of a slug: `loop-<slug>`, with `.` and `:` as `_` (what tmux makes of them). */
 export function tmuxSessionName(slug: string): string {
@@ -267,7 +267,7 @@ export class TmuxRunner implements HarnessRunner {
         return `${adapter.program} --resume ${id} exited at once (the conversation cannot be resumed)`;
       }
       if (Date.now() >= until) return undefined;
-      await sleep(Math.min(POLL_MS, until - Date.now()));
+      await delay(Math.min(POLL_MS, until - Date.now()));
     }
   }
 

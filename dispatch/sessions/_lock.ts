@@ -10,7 +10,7 @@
  * @module
  */
 import { inFolder } from "../../state/files.ts";
-import { KeyedLock } from "../_keyed_lock.ts";
+import { KeyedLock } from "../../async/mod.ts";
 
 const queue = new KeyedLock();
 

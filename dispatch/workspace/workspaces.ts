@@ -9,7 +9,7 @@ import type { EventSink } from "../../events/mod.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
 import type { Checkout, Workspaces } from "../seams.ts";
 import { authEnv, redact } from "./_auth.ts";
-import { KeyedLock } from "../_keyed_lock.ts";
+import { KeyedLock } from "../../async/mod.ts";
 import { Ops } from "./_ops.ts";
 import {
   addWorktree,

@@ -11,7 +11,7 @@
  * @module
  */
 import { messageOf } from "../../../errors.ts";
-import { Deadline, DeadlineError, settlesWithin } from "../../_deadline.ts";
+import { Deadline, DeadlineError, settlesWithin } from "../../../async/mod.ts";
 import { type Capture, capture, type Captured } from "./_capture.ts";
 import { CALL_MARKER, killTree, newCallId } from "./_sweep.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { messageOf } from "../../../errors.ts";
-import { Deadline, deadline, DeadlineError } from "../../_deadline.ts";
+import { Deadline, deadline, DeadlineError } from "../../../async/mod.ts";
 import {
   type CallOptions,
   type CallResult,

@@ -9,7 +9,7 @@
  * @module
  */
 import { messageOf } from "../../../errors.ts";
-import { deadline } from "../../_deadline.ts";
+import { deadline, later } from "../../../async/mod.ts";
 import { HookFailure, type HookLog, type Stuck } from "../../executor.ts";
 import {
   answerUnreadable,
@@ -80,7 +80,8 @@ export class WorkerHook extends SupervisedHook {
   #everLoaded = false;
   /** Set while the worker is dead and not yet replaced. */
   #down = false;
-  #restartTimer?: ReturnType<typeof setTimeout>;
+  /** The cancel of the restart planned after a death, while one is. */
+  #cancelRestart?: () => void;
 
   constructor(opts: WorkerHookOptions) {
     super(opts);
@@ -92,7 +93,7 @@ export class WorkerHook extends SupervisedHook {
   protected state(): "disabled" | "running" | "restarting" | "waiting" {
     if (this.#disabled) return "disabled";
     if (!this.#down) return "running";
-    return this.#restartTimer !== undefined ? "restarting" : "waiting";
+    return this.#cancelRestart !== undefined ? "restarting" : "waiting";
   }
 
   /**
@@ -106,8 +107,8 @@ export class WorkerHook extends SupervisedHook {
 
   /** Starts a worker; `restart` when it replaces one. */
   #spawn(restart: boolean): void {
-    clearTimeout(this.#restartTimer);
-    this.#restartTimer = undefined;
+    this.#cancelRestart?.();
+    this.#cancelRestart = undefined;
     this.#down = false;
     const fs = openFsGate(this.#opts.permissions); // holds path grants to real paths
     const worker = fs.attach(
@@ -210,8 +211,8 @@ export class WorkerHook extends SupervisedHook {
     this.#down = true;
     const plan = this.backoff.died(message.split("\n")[0]);
     if (!plan.eager) return;
-    this.#restartTimer = setTimeout(() => {
-      this.#restartTimer = undefined;
+    this.#cancelRestart = later(() => {
+      this.#cancelRestart = undefined;
       if (this.#down && !this.isClosed && !this.#disabled) this.#spawn(true);
     }, plan.delayMs);
   }
@@ -266,8 +267,8 @@ export class WorkerHook extends SupervisedHook {
   close(): Promise<void> {
     if (this.isClosed) return Promise.resolve();
     this.isClosed = true;
-    clearTimeout(this.#restartTimer);
-    this.#restartTimer = undefined;
+    this.#cancelRestart?.();
+    this.#cancelRestart = undefined;
     this.#live.calls.failAll(new HookFailure(closed(this.at)));
     this.#live.worker.terminate();
     URL.revokeObjectURL(this.#url);

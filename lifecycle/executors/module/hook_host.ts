@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { every } from "../../../async/mod.ts";
 import { messageOf } from "../../../errors.ts";
 import type { PointName } from "../../sdk/points.ts";
 import { startWorkerHook, type WorkerHook } from "./_worker_executor.ts";
@@ -41,16 +42,19 @@ function send(msg: Record<string, unknown>): void {
 function watchMemory(maxMemoryMb: number): void {
   const budget = budgetMb(maxMemoryMb);
   const limit = Deno.memoryUsage().rss + (budget + RUNTIME_ALLOWANCE_MB) * 1024 * 1024;
-  const timer = setInterval(() => {
-    if (Deno.memoryUsage().rss > limit) {
-      console.error(
-        `the-loop hook host: memory passed the hook's ${budget} MiB (and the ` +
-          `${RUNTIME_ALLOWANCE_MB} MiB its runtime may take) above start; exiting`,
-      );
-      Deno.exit(MEMORY_EXIT_CODE);
-    }
-  }, 20);
-  Deno.unrefTimer(timer);
+  every(
+    () => {
+      if (Deno.memoryUsage().rss > limit) {
+        console.error(
+          `the-loop hook host: memory passed the hook's ${budget} MiB (and the ` +
+            `${RUNTIME_ALLOWANCE_MB} MiB its runtime may take) above start; exiting`,
+        );
+        Deno.exit(MEMORY_EXIT_CODE);
+      }
+    },
+    20,
+    { persistent: false },
+  );
 }
 
 async function handleCall(

@@ -11,7 +11,7 @@
  * @module
  */
 import { messageOf } from "../../../errors.ts";
-import { Deadline } from "../../_deadline.ts";
+import { Deadline } from "../../../async/mod.ts";
 import {
   type CallOptions,
   type CallResult,

@@ -32,6 +32,16 @@ export class Slots {
     });
   }
 
+  /** Runs `fn` holding a slot; the slot is given back when it settles. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.take();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
   /** Slots held now. */
   get held(): number {
     return this.#held;

@@ -1,9 +1,10 @@
 /**
- * Time budgets for the engine's waits, in the spirit of `@std/async`'s `deadline` and
- * `abortable`: a promise raced against a timer that is always cleared, rejecting with
- * {@linkcode DeadlineError} when the time runs out first. Every hook timeout goes through it
- * (module workers and processes, command runs, remote requests). It never stops the work
- * itself: the caller does that (terminates a worker, kills a process group, aborts a fetch).
+ * Time budgets for waits, in the spirit of `@std/async`'s `deadline` and `abortable`: a promise
+ * raced against a timer that is always cleared, rejecting with {@linkcode DeadlineError} when the
+ * time runs out first. Every hook timeout goes through it (module workers and processes, command
+ * runs, remote requests), and so does every bounded wait of the daemons (a drain, a shutdown's
+ * grace, a tmux answer). It never stops the work itself: the caller does that (terminates a
+ * worker, kills a process group, aborts a fetch); `with_deadline.ts` also hands the call a signal.
  *
  * ```ts
  * const d = new Deadline(opts.timeoutMs); // one budget for both waits of a call

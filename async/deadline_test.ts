@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Deadline, deadline, DeadlineError, settlesWithin } from "./_deadline.ts";
+import { Deadline, deadline, DeadlineError, settlesWithin } from "./deadline.ts";
 
 const never = () => new Promise<never>(() => {});
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { until } from "./_test_utils.ts";
-import { Lane } from "./_lane.ts";
+import { Lane } from "./lane.ts";
 
-Deno.test("reactions' lane: tasks wait while the dispatcher is busy, then go in order", async () => {
+Deno.test("lane: tasks wait while busy() holds, then go in order", async () => {
   let busy = true;
   let looks = 0;
   const lane = new Lane({
@@ -20,13 +20,13 @@ Deno.test("reactions' lane: tasks wait while the dispatcher is busy, then go in 
     })
   );
   await until(() => looks >= 3, "the lane looked three times");
-  assert.deepEqual(ran, [], "nothing runs while the dispatcher is busy");
+  assert.deepEqual(ran, [], "nothing runs while busy() holds");
   busy = false;
   await Promise.all(done);
   assert.deepEqual(ran, ["a", "b", "c"]);
 });
 
-Deno.test("reactions' lane: a task that waited maxWaitMs goes even while busy", async () => {
+Deno.test("lane: a task that waited maxWaitMs goes even while busy", async () => {
   let now = 0;
   let looks = 0;
   const lane = new Lane({
@@ -49,7 +49,7 @@ Deno.test("reactions' lane: a task that waited maxWaitMs goes even while busy", 
   assert.equal(ran, true);
 });
 
-Deno.test("reactions' lane: at most `concurrency` tasks at once, and a failing one does not stop it", async () => {
+Deno.test("lane: at most `concurrency` tasks at once, and a failing one does not stop it", async () => {
   const lane = new Lane({ busy: () => false, concurrency: 2 });
   let running = 0;
   let most = 0;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pacer } from "./mod.ts";
+import { pacer } from "./pacer.ts";
 
 /** A pacer on a fake clock whose timers the test fires by hand. */
 function rig(intervalMs: number) {

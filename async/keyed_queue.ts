@@ -1,7 +1,7 @@
 /**
- * The dispatch queue (case 51): one FIFO per key (a work item's ref), one job of a key at a time
- * in arrival order, and at most `limit()` jobs running across keys. A key whose queue is long
- * holds back only itself: the next job to start is always the oldest one whose key is idle.
+ * A keyed queue (the dispatcher's, keyed by a work item's ref): one FIFO per key, one job of a key
+ * at a time in arrival order, and at most `limit()` jobs running across keys. A key whose queue is
+ * long holds back only itself: the next job to start is always the oldest one whose key is idle.
  *
  * @module
  */

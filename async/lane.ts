@@ -1,18 +1,21 @@
 /**
- * The reactions' lane: GitHub reactions are for people, and a second's delay is lost on them,
- * while every millisecond a burst's deliveries wait for the daemon's thread shows in how soon the
- * agents hear of the comments. So reactions wait while the dispatcher has events running or
- * waiting, and go out (a few at a time, in the order they were asked for) once it has none — or,
+ * A lane for work that can wait: its tasks wait while `busy()` says something more urgent runs,
+ * and go (a few at a time, in the order they were asked for) once it says nothing does — or,
  * under load that never lets up, at the latest `maxWaitMs` after they were asked for.
+ *
+ * The dispatcher's reactions take it: GitHub reactions are for people, and a second's delay is
+ * lost on them, while every millisecond a burst's deliveries wait for the daemon's thread shows
+ * in how soon the agents hear of the comments.
  *
  * @module
  */
+import { later } from "./later.ts";
 
-/** How long a reaction waits at most for the dispatcher to be idle. */
+/** How long a task waits at most for `busy()` to be false. */
 export const MAX_WAIT_MS = 2_000;
-/** Reactions sent at once. */
+/** Tasks run at once. */
 export const CONCURRENCY = 4;
-/** How often a waiting lane looks whether the dispatcher became idle. */
+/** How often a waiting lane looks whether `busy()` became false. */
 const RECHECK_MS = 10;
 
 interface Task {
@@ -23,19 +26,20 @@ interface Task {
 
 /** Options of {@linkcode Lane}. */
 export interface LaneOptions {
-  /** Whether the dispatcher has events running or waiting. */
+  /** Whether the more urgent work runs (the dispatcher: it has events running or waiting). */
   busy: () => boolean;
   maxWaitMs?: number;
   concurrency?: number;
   now?: () => number;
 }
 
-/** Runs tasks when the dispatcher is idle, or once they waited long enough. */
+/** Runs tasks when `busy()` is false, or once they waited long enough. */
 export class Lane {
   readonly #o: Required<LaneOptions>;
   readonly #tasks: Task[] = [];
   #running = 0;
-  #timer?: ReturnType<typeof setTimeout>;
+  /** The pending recheck's cancel, while one is pending. */
+  #recheck?: () => void;
 
   constructor(opts: LaneOptions) {
     this.#o = {
@@ -46,7 +50,7 @@ export class Lane {
     };
   }
 
-  /** Runs `task` in its turn; resolves when it ran (it must not throw: reactions never do). */
+  /** Runs `task` in its turn; resolves when it ran (a rejection of the task is absorbed). */
   run(task: () => Promise<void>): Promise<void> {
     return new Promise((done) => {
       this.#tasks.push({ due: this.#o.now() + this.#o.maxWaitMs, run: task, done });
@@ -57,8 +61,8 @@ export class Lane {
   #pump(): void {
     while (this.#tasks.length > 0 && this.#running < this.#o.concurrency) {
       if (this.#o.busy() && this.#tasks[0].due > this.#o.now()) {
-        this.#timer ??= setTimeout(() => {
-          this.#timer = undefined;
+        this.#recheck ??= later(() => {
+          this.#recheck = undefined;
           this.#pump();
         }, RECHECK_MS);
         return;

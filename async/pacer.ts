@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { later } from "./later.ts";
 
 /** Options of {@linkcode pacer}. */
 export interface PacerOptions {
@@ -13,7 +14,7 @@ export interface PacerOptions {
   intervalMs: number;
   /** The clock (ms); for tests. */
   now?: () => number;
-  /** Schedules the run `ms` from now and returns its cancel; for tests. Default `setTimeout`. */
+  /** Schedules the run `ms` from now and returns its cancel; for tests. Default {@linkcode later}. */
   later?: (run: () => void, ms: number) => () => void;
 }
 
@@ -29,10 +30,7 @@ export function pacer(
   opts: PacerOptions,
 ): { schedule(): void; ran(): void } {
   const now = opts.now ?? (() => performance.now());
-  const later = opts.later ?? ((run, ms) => {
-    const id = setTimeout(run, ms);
-    return () => clearTimeout(id);
-  });
+  const after = opts.later ?? later;
   let lastRun = -Infinity;
   let scheduled = false;
   let cancel: (() => void) | undefined;
@@ -53,7 +51,7 @@ export function pacer(
       scheduled = true;
       const wait = lastRun + opts.intervalMs - now();
       if (wait <= 0) queueMicrotask(run);
-      else cancel = later(run, wait);
+      else cancel = after(run, wait);
     },
     ran: reset,
   };
