@@ -2,7 +2,7 @@
  * Control records: the last execution-control command (start, stop, pause, resume) recorded for
  * each work item, one JSON file per item under `<routing.registryDir>/control/<slug>.json`, written
  * atomically. "Start requested" means the last command was `start` or `resume`. The record
- * survives restarts, so an accepted start is durable. The dispatcher writes them (issue #10);
+ * survives restarts, so an accepted start is durable. The dispatcher writes them;
  * the poller reads them to know whether an item is armed.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Issue #10, end to end: a burst of 200 signed webhook deliveries across 20 tmux-hosted sessions
+ * The sessions dispatcher end to end: a burst of 200 signed webhook deliveries across 20 tmux-hosted sessions
  * reaches every session exactly once, its own deliveries only, in order (the original lost or
  * misdelivered about 43% of such a burst). The real `gh-webhook start` runs the sessions
  * dispatcher with `runner: tmux` on a private tmux server; its 20 sessions are started the
