@@ -22,7 +22,10 @@ export interface ControlRecord {
   source: "comment" | "cli";
   actor: string;
   requestedAt: string;
-  /** The comment's `html_url`, or a note for CLI commands. */
+  /**
+   * Where the command came from: the comment's `html_url`, or `issued from the-loop CLI by
+   * <actor>` for a verb (the field keeps the name the original record gave it).
+   */
   note: string;
 }
 
