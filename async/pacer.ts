@@ -1,8 +1,8 @@
 /**
  * Paced flushing: a writer that batches work ("flush what is pending") runs it at the end of the
- * current turn when it has been quiet for `intervalMs`, and otherwise at most once every
- * `intervalMs`. A lone request is written at once; under load, many are written together, so a
- * busy thread makes one system call per interval instead of one per request.
+ * current tick of the event loop when it has been quiet for `intervalMs`, and otherwise at most
+ * once every `intervalMs`. A lone request is written at once; under load, many are written
+ * together, so a busy thread makes one system call per interval instead of one per request.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import { later } from "./later.ts";
 
 /** Options of {@linkcode pacer}. */
 export interface PacerOptions {
-  /** The least time (ms) between two runs under load; 0 runs at the end of every turn. */
+  /** The least time (ms) between two runs under load; 0 runs at the end of every tick. */
   intervalMs: number;
   /** The clock (ms); for tests. */
   now?: () => number;
@@ -20,7 +20,7 @@ export interface PacerOptions {
 
 /**
  * Returns `schedule`: call it when work becomes pending; `flush` then runs once, at the end of
- * this turn or when the interval since its last run is up, whichever is later. Calls while a run
+ * this tick or when the interval since its last run is up, whichever is later. Calls while a run
  * is already scheduled add nothing. A `flush` the owner calls itself should call `ran()`, which
  * drops the scheduled run (nothing is left for it) and counts the interval from there; no timer
  * is left behind.

@@ -22,7 +22,7 @@ function rig(intervalMs: number) {
   return { p, runs, timers, advance, setNow: (t: number) => now = t };
 }
 
-Deno.test("after a quiet spell the pending work runs at the end of the turn, once", async () => {
+Deno.test("after a quiet spell the pending work runs at the end of the tick, once", async () => {
   const { p, runs, timers } = rig(5);
   p.schedule();
   p.schedule(); // already scheduled: nothing more
@@ -44,7 +44,7 @@ Deno.test("under load it runs at most once an interval, when the interval since 
   assert.deepEqual(timers.map((t) => t.at), [5]);
   advance(5);
   assert.deepEqual(runs, [0, 5]);
-  setNow(11); // quiet again for longer than the interval: at the end of the turn
+  setNow(11); // quiet again for longer than the interval: at the end of the tick
   p.schedule();
   await Promise.resolve();
   assert.deepEqual(runs, [0, 5, 11]);
@@ -68,9 +68,9 @@ Deno.test("a run the owner makes itself (ran) starts the interval again and drop
   assert.deepEqual(runs, [8]);
 });
 
-Deno.test("with an interval of 0 every turn runs at its end", async () => {
+Deno.test("with an interval of 0 every tick runs at its end", async () => {
   const { p, runs, timers } = rig(0);
-  for (let turn = 0; turn < 3; turn++) {
+  for (let tick = 0; tick < 3; tick++) {
     p.schedule();
     await Promise.resolve();
   }

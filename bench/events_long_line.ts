@@ -1,5 +1,5 @@
 /**
- * Bench: `the-loop events` over a log holding one huge record (security issue #6: a 24 MiB line
+ * Bench: `the-loop events` over a log holding one huge record (a 24 MiB line once
  * made the tail read take 22.6 s and a `--type` scan 3 s, quadratic in the line's length). The
  * log is a generated 20,000-line log, then one `hooks.ran` record of `record_mib` MiB, then
  * three more records, so the tail read must cross the huge line backwards and the scan forwards.

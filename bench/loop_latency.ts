@@ -1,5 +1,5 @@
 /**
- * Bench (issue #10): end-to-end latency from a signed webhook POST to the harness being
+ * Bench: end-to-end latency from a signed webhook POST to the harness being
  * invoked. The real receiver (`the-loop gh-webhook start`, a subprocess) runs the sessions
  * dispatcher with `runner: tmux` on a private tmux server; 20 labelled issues are started by an
  * authorized user's start comment, each booting the fake `claude` (`tests/fake_harness/`) in its

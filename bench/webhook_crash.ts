@@ -1,5 +1,5 @@
 /**
- * The SIGKILL trials of the durable webhook inbox (issue #21): the real `gh-webhook start`
+ * The SIGKILL trials of the durable webhook inbox (decision 0010): the real `gh-webhook start`
  * (sessions dispatcher, tmux runner on a private server, the fake `claude` in each pane, see
  * `loop_latency.ts`) takes a burst of comments over its live sessions and is SIGKILLed at a
  * random moment of it; it is restarted, and then GitHub's part is played: a full redelivery of

@@ -1,7 +1,7 @@
 /**
  * What `poll` and `gh-webhook` share as commands: taking the pidfile's lock at start (a second
  * instance exits 1 naming the holder), and `stop` — signal the daemon holding the lock (SIGTERM)
- * and wait until it has let go (case 30). A stale pidfile is removed and nobody is signalled; no
+ * and wait until it has let go. A stale pidfile is removed and nobody is signalled; no
  * pidfile, a stale one, or a daemon outliving `--timeout` exit 1.
  *
  * @module

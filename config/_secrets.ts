@@ -4,7 +4,7 @@
  * secret-looking keys (and `headers`) are never echoed, and a value of an
  * environment-variable-NAME key that looks like a pasted token is refused.
  *
- * A small copy of the event log's masker (`events/_scrub.ts`): `config/` and `events/` are both
+ * A small copy of the event log's masker (`events/scrub.ts`): `config/` and `events/` are both
  * ground floor and stay independent of each other.
  *
  * @module

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EventType } from "./catalog.ts";
+import type { EventType } from "./_event_type.ts";
 
 /** The shared daemon event types. */
 export const DAEMON_EVENTS: Record<string, EventType> = {

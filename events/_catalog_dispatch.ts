@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EventType } from "./catalog.ts";
+import type { EventType } from "./_event_type.ts";
 
 const ITEM = "string — the work item's ref, e.g. github:owner/repo#12";
 const DELIVERY = "string — the delivery id (X-GitHub-Delivery, or the poller's poll-…)";
@@ -77,7 +77,7 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
   },
   "dispatch.comment_failed": {
     description:
-      "A refusal or closure note could not be posted (best-effort: the dispatch is unaffected).",
+      "A refusal or closure comment could not be posted (best-effort: the dispatch is unaffected).",
     level: "warning",
     fields: {
       work_item: ITEM,
@@ -88,7 +88,7 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
   },
   "dispatch.hook_refused": {
     description:
-      "A lifecycle hook refused what the dispatcher was about to do; one note says so on the work item and the event is settled.",
+      "A lifecycle hook refused what the dispatcher was about to do; one comment says so on the work item and the event is settled.",
     level: "info",
     fields: {
       work_item: ITEM,

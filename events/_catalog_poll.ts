@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EventType } from "./catalog.ts";
+import type { EventType } from "./_event_type.ts";
 
 const ITEM = "string — the work item's ref, e.g. github:owner/repo#12";
 const COMMENT = "string — the comment's GraphQL node id (IC_…, PRR_…, PRRC_…)";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EventType } from "./catalog.ts";
+import type { EventType } from "./_event_type.ts";
 
 const GH_EVENT = "string — the GitHub event name (X-GitHub-Event), e.g. issue_comment";
 const ACTION = "string — the payload's action, or empty";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EventType } from "./catalog.ts";
+import type { EventType } from "./_event_type.ts";
 
 const ITEM = "string — the work item's ref, e.g. github:owner/repo#12";
 const COMMAND = "string — start | stop | pause | resume";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { EventType } from "./catalog.ts";
+import type { EventType } from "./_event_type.ts";
 
 const DELIVERY_ID = "string | null — the `X-GitHub-Delivery` header (at most 128 characters)";
 const GH_EVENT = "string | null — the `X-GitHub-Event` header, e.g. issue_comment";

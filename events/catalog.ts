@@ -16,22 +16,9 @@ import { DAEMON_EVENTS } from "./_catalog_daemon.ts";
 import { WORKSPACE_EVENTS } from "./_catalog_workspace.ts";
 import { SESSIONS_EVENTS } from "./_catalog_sessions.ts";
 import { DISPATCH_EVENTS } from "./_catalog_dispatch.ts";
+import type { EventType, Level } from "./_event_type.ts";
 
-/** How serious an event is, from least to most. */
-export type Level = "debug" | "info" | "warning" | "error";
-
-/** The levels in order; `--level X` means "X or later in this list". */
-export const LEVELS: readonly Level[] = ["debug", "info", "warning", "error"];
-
-/** One catalog entry. */
-export interface EventType {
-  /** What happened, in one sentence. */
-  description: string;
-  /** The level used when the emitter does not pass one. */
-  level: Level;
-  /** Field name → `type — meaning`. */
-  fields: Record<string, string>;
-}
+export { type EventType, type Level, LEVELS } from "./_event_type.ts";
 
 /** The fields every record carries. */
 export const COMMON_FIELDS: Record<string, string> = {

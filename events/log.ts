@@ -8,7 +8,7 @@
  *
  * Records are built at once (their `ts` is the moment of the emit) and written together when
  * the code running now yields (a microtask): a daemon under load answers many requests in one
- * turn of its event loop, and their records then cost one write instead of one each. Nothing
+ * tick of its event loop, and their records then cost one write instead of one each. Nothing
  * waits on I/O before they are written, so a record is on disk before anything the emitter
  * goes on to await — a record that must be there before the next synchronous step passes
  * `{ flush: true }`, and {@linkcode EventLog.flush} and the process's exit write what is left.
@@ -50,9 +50,9 @@ export interface EventLogOptions {
   /**
    * Under load, write at most once every this many milliseconds (ms): records emitted within the
    * interval after a write wait for the next one, at most this long, so a thread answering
-   * thousands of requests a second makes one `write` per interval instead of one per turn. A
-   * record after a quiet spell is still written at the end of its turn, and `flush()` and the
-   * process's exit write at once. Default 0: at the end of every turn.
+   * thousands of requests a second makes one `write` per interval instead of one per tick. A
+   * record after a quiet spell is still written at the end of its tick, and `flush()` and the
+   * process's exit write at once. Default 0: at the end of every tick.
    */
   paceMs?: number;
   /** The clock of `recheckMs` and `paceMs` (ms); for tests. */

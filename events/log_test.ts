@@ -190,7 +190,7 @@ Deno.test("with paceMs, records emitted soon after a write wait for the interval
   const log = new EventLog({ path, source: "gh-webhook", paceMs: 30 });
   const counts = () => readRecords(path).map((r) => r.count);
   log.emit("hooks.loaded", { count: 1, names: [] });
-  await Promise.resolve(); // after a quiet spell: at the end of the turn
+  await Promise.resolve(); // after a quiet spell: at the end of the tick
   assert.deepEqual(counts(), [1]);
   log.emit("hooks.loaded", { count: 2, names: [] });
   log.emit("hooks.loaded", { count: 3, names: [] });
@@ -271,7 +271,7 @@ Deno.test("4 processes × 2000 records append concurrently: every line whole, no
   for (const s of seen) assert.equal(s.size, count);
 });
 
-Deno.test("the records of one turn, emitBatch's included, are written in order with one write", () => {
+Deno.test("the records of one tick, emitBatch's included, are written in order with one write", () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/events.jsonl`;
   const log = new EventLog({ path, source: "hooks" });

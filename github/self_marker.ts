@@ -2,7 +2,7 @@
  * The self-marker: everything the-loop posts on GitHub ends with a visible attribution line and
  * an HTML comment, so the poller and the router can recognise (and never act on) the-loop's own
  * words, whoever's account posted them. The marker counts only where the-loop writes it: on its
- * own exact line, the body's last, outside quotes and code (issue #21) — a person's comment that
+ * own exact line, the body's last, outside quotes and code — a person's comment that
  * quotes it, shows it in a code block or mentions it mid-text is that person's.
  *
  * ```ts

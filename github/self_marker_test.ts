@@ -11,7 +11,6 @@ Deno.test("markSelfAuthored stamps the attribution and the marker, once", () => 
   assert.equal(markSelfAuthored(""), `${ATTRIBUTION}\n${SELF_MARKER}\n`);
 });
 
-// issue #21: the marker counts only where the-loop writes it
 Deno.test("the marker counts only on its own last line, outside quotes and code", () => {
   assert.ok(isSelfAuthored(`Done.\r\n\r\n${ATTRIBUTION}\r\n${SELF_MARKER}\r\n`), "CRLF");
   assert.ok(isSelfAuthored(`Done.\n${SELF_MARKER}  \n\n`), "trailing whitespace");

@@ -8,7 +8,7 @@
  *
  * How a message names its hook: `hook "name"` ({@linkcode named}). Remote and command failures
  * and the runner's and circuits' warnings still say `hook name` bare ({@linkcode bare}): their
- * exact text is pinned by tests this refactor (#7) was not to change; they switch to
+ * exact text is pinned by tests that were not to change with the rename; they switch to
  * `named` together when those assertions may.
  *
  * @module

@@ -81,7 +81,7 @@ function needsRead(rec: ItemRecord | undefined, issue: GitHubIssue): boolean {
   return false;
 }
 
-/** Gives comments another version gave up on one more try (case 19). */
+/** Gives comments another version gave up on one more try; the running version's give-ups, never. */
 function rearm(s: CycleState, ref: string, rec: ItemRecord): void {
   const g = rec.gaveUp;
   if (!g || g.version === s.version || g.comments.length === 0) return;
@@ -181,7 +181,10 @@ export async function processItem(
   return { ctx, rec, firstSight };
 }
 
-/** First sight: baseline the thread, except authorized control keywords (case 15). */
+/**
+ * First sight: baseline the thread, except authorized control keywords from a non-self author
+ * when the item has no control record yet: those are applied, in thread order.
+ */
 async function baseline(
   s: CycleState,
   ctx: ItemContext,
@@ -265,7 +268,10 @@ async function handOver(
   return v.kind !== "dropped";
 }
 
-/** A failed delivery: count the attempt; give up after maxRetries (case 18). */
+/**
+ * A failed delivery: count the attempt; after maxRetries, give up — the comment is seen, the
+ * give-up recorded with this version, and one notice (never quoting the comment) posted.
+ */
 async function failed(
   s: CycleState,
   ctx: ItemContext,

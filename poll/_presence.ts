@@ -1,5 +1,5 @@
 /**
- * Presence (cases 21, 22, 34): an item that is labelled, armed (a start is recorded, when
+ * Presence: an item that is labelled, armed (a start is recorded, when
  * `requireStartCommand`), vouched for (an authorized author or an authorized start) and has no
  * live session — neither its own nor one of the issues it closes — gets a presence event, retried
  * each cycle until a session exists or `maxRetries` is spent. A known item with no activity never

@@ -1,9 +1,10 @@
 /**
- * Reconciliation (cases 23–25): after a complete, uninterrupted cycle, a live session whose item
+ * Reconciliation: after a complete, uninterrupted cycle, a live session whose item
  * is in a source's scope but was not listed is checked (one conditional GET: a 304 while nothing
  * changes): closed or merged closes its session through the router, as a `closed` webhook would;
  * still open (its label removed, or the issue a listed PR closes), unanswerable or out of scope
- * leaves it alone. Never on doubt. Before the close, what was said on the item since the last
+ * leaves it alone. Never on doubt. An item closed here and later reopened and relabelled is first
+ * sight again. Before the close, what was said on the item since the last
  * cycle is handed over, in order, as the webhook path would have delivered it before the close.
  *
  * @module

@@ -2,7 +2,7 @@
  * `<state.root>/poll-status.json`: when the poller started, when its last cycle ended, its interval,
  * the last cycle's counts, the last error (kind, message, when), the last long rate-limit wait and
  * why the poller is degraded. It holds no pid: liveness comes from the pidfile's lock alone, so a
- * forged or stale status file can never make a dead poller look alive (case 32).
+ * forged or stale status file can never make a dead poller look alive.
  *
  * {@linkcode StatusKeeper} holds the status in memory and writes it atomically at start, after
  * each cycle, and when a failure or a long rate-limit wait is noted between cycles.

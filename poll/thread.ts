@@ -1,6 +1,6 @@
 /**
  * Reading an item's thread: conversation comments, and for a pull request its submitted reviews
- * with a body and its inline review comments, merged in time order (case 33). `since=` is used
+ * with a body and its inline review comments, merged in time order (a review with no body, or still pending, is not a comment). `since=` is used
  * where GitHub takes it, one second before the watermark: `updated_at` has one-second
  * resolution, so a comment in the watermark's own second is never skipped.
  *

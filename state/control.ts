@@ -2,7 +2,7 @@
  * Control records: the last execution-control command (start, stop, pause, resume) recorded for
  * each work item, one JSON file per item under `<routing.registryDir>/control/<slug>.json`, written
  * atomically. "Start requested" means the last command was `start` or `resume`. The record
- * survives restarts, so an accepted start is durable. The dispatcher writes them (issue #10);
+ * survives restarts, so an accepted start is durable. The dispatcher writes them;
  * the poller reads them to know whether an item is armed.
  *
  * @module
@@ -22,7 +22,10 @@ export interface ControlRecord {
   source: "comment" | "cli";
   actor: string;
   requestedAt: string;
-  /** The comment's `html_url`, or a note for CLI commands. */
+  /**
+   * Where the command came from: the comment's `html_url`, or `issued from the-loop CLI by
+   * <actor>` for a verb (the field keeps the name the original record gave it).
+   */
   note: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The session registry: one human-readable JSON file per session in `routing.registryDir`
- * (`<slug>.json`, e.g. `github-octo-repo-15.json`). The dispatcher owns writing it (issue #10);
+ * (`<slug>.json`, e.g. `github-octo-repo-15.json`). The dispatcher owns writing it;
  * ingress only reads it, through {@linkcode SessionLookup}, so there is one registry, not two.
  * Only files named like a session's slug (`github-….json`) are looked at, so other files in the
  * folder (the poll ledger `poll-state.json` sits there by default) are none of its business; a

@@ -3,6 +3,7 @@
  * dynamic and text imports):
  *
  * - floors: a floor imports only from floors below it, never up;
+ * - no circles: no import cycle anywhere in the shipped code, type-only imports included;
  * - faces: code outside `lifecycle/` reaches the hook engine through `lifecycle/mod.ts` and the
  *   hook-author SDK through `lifecycle/sdk/mod.ts`, never another of their files;
  * - the SDK is a floor of its own: its files import only files of `lifecycle/sdk/`;
@@ -84,6 +85,84 @@ Deno.test("no source file imports from a floor above its own", () => {
 
 Deno.test("nothing imports main.ts", () => {
   assert.deepEqual(all.filter((e) => e.to === "main.ts").map((e) => e.from), []);
+});
+
+/**
+ * The import graph's cycles, each as the shortest path through one of its files back to itself
+ * (one path per file of a strongly connected component, duplicates dropped), e.g.
+ * `a.ts → b.ts → a.ts`. Type-only imports count: a circle closed by `import type` still cannot
+ * be read from the bottom up.
+ */
+function cycles(graph: Map<string, Set<string>>): string[] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) components.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  const out = new Set<string>();
+  for (const component of components) {
+    const inside = new Set(component);
+    for (const start of component) {
+      // breadth first from `start`, inside the component, until an edge returns to it
+      const before = new Map<string, string>();
+      const queue = [start];
+      let last: string | undefined;
+      while (queue.length > 0 && last === undefined) {
+        const v = queue.shift()!;
+        for (const w of [...graph.get(v)!].sort()) {
+          if (w === start) {
+            last = v;
+            break;
+          }
+          if (inside.has(w) && !before.has(w)) {
+            before.set(w, v);
+            queue.push(w);
+          }
+        }
+      }
+      const path = [start];
+      for (let v = last!; v !== start; v = before.get(v)!) path.splice(1, 0, v);
+      const least = path.indexOf([...path].sort()[0]); // one rotation per circle
+      const turned = [...path.slice(least), ...path.slice(0, least)];
+      out.add([...turned, turned[0]].join(" → "));
+    }
+  }
+  return [...out].sort();
+}
+
+Deno.test("no import cycle anywhere in the product tree (type-only imports count)", () => {
+  const graph = new Map<string, Set<string>>();
+  for (const e of all) {
+    if (isTest(e.from)) continue;
+    if (!graph.has(e.from)) graph.set(e.from, new Set());
+    // a face's module doc shows how to import it (`from "../github/mod.ts"`): not an edge
+    if (!isTest(e.to) && e.to !== e.from) graph.get(e.from)!.add(e.to);
+  }
+  assert.deepEqual(cycles(graph), []);
 });
 
 Deno.test("outside lifecycle/, the engine is reached through its face and the SDK through its", () => {

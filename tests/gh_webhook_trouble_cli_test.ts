@@ -1,5 +1,5 @@
 /**
- * Failures an operator sees, on the real `gh-webhook` CLI (issue #21, finding 5): a bad token stops
+ * Failures an operator sees, on the real `gh-webhook` CLI: a bad token stops
  * `start --route` with the remedy; an event log on a full disk is said on stderr, `/health` answers
  * 503 `{"status":"degraded","reasons":[…]}` and `gh-webhook status` says why; a status file that
  * cannot be written is said too.

@@ -1,5 +1,5 @@
 /**
- * `the-loop hooks validate` on a module hook whose method is a point misspelt (issue #8).
+ * `the-loop hooks validate` on a module hook whose method is a point misspelt.
  *
  * @module
  */

@@ -1,8 +1,9 @@
 /**
- * Issue #21, finding 4, through the router and the sessions dispatcher together: webhook-shaped
- * payloads in, sessions and control records out. A keyword quoted in a reply or shown in a code
- * block starts and stops nothing; an allowlisted person's comment that shows the self-marker in a
- * code block is delivered; an edit by a stranger of alice's start spawns nothing.
+ * What counts as a command or as the-loop's own, through the router and the sessions dispatcher
+ * together: webhook-shaped payloads in, sessions and control records out. A keyword quoted in a
+ * reply or shown in a code block starts and stops nothing; an allowlisted person's comment that
+ * shows the self-marker in a code block is delivered; an edit by a stranger of alice's start spawns
+ * nothing.
  */
 import assert from "node:assert/strict";
 import { setup } from "../dispatch/_test_utils.ts";

@@ -1,8 +1,8 @@
 /**
- * Issue #10, end to end: a burst of 200 signed webhook deliveries across 20 tmux-hosted sessions
- * reaches every session exactly once, its own deliveries only, in order (the original lost or
- * misdelivered about 43% of such a burst). The real `gh-webhook start` runs the sessions
- * dispatcher with `runner: tmux` on a private tmux server; its 20 sessions are started the
+ * The sessions dispatcher end to end: a burst of 200 signed webhook deliveries across 20
+ * tmux-hosted sessions reaches every session exactly once, its own deliveries only, in order (the
+ * original lost or misdelivered about 43% of such a burst). The real `gh-webhook start` runs the
+ * sessions dispatcher with `runner: tmux` on a private tmux server; its 20 sessions are started the
  * product's way (a labelled issue and an authorized start comment each, see `startLoopRig`), and
  * each boots the fake `claude`, which logs every line pasted into its pane.
  */

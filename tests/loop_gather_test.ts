@@ -1,8 +1,9 @@
 /**
- * Issue #10, end to end, with the process runner: the comments that arrive while a headless run
- * works reach the harness together, in order, in the next run — one `--resume` run for them, not
- * one each. The real `gh-webhook start` runs the sessions dispatcher with `runner: process`; the
- * fake `claude` takes `FAKE_HARNESS_SLEEP_MS` per run and logs each invocation with its argv.
+ * The sessions dispatcher end to end, with the process runner: the comments that arrive while a
+ * headless run works reach the harness together, in order, in the next run — one `--resume` run for
+ * them, not one each. The real `gh-webhook start` runs the sessions dispatcher with `runner:
+ * process`; the fake `claude` takes `FAKE_HARNESS_SLEEP_MS` per run and logs each invocation with
+ * its argv.
  */
 import assert from "node:assert/strict";
 import { startLoopRig } from "../bench/loop_latency.ts";

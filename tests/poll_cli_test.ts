@@ -161,7 +161,7 @@ Deno.test("poll start --once: an idle cycle costs one request per repo, answered
     assert.equal(cycle.requests, 1);
     assert.equal(cycle.not_modified, 1);
     assert.equal(cycle.items_seen, 4);
-    assert.ok(!(await exists(p.pidfile)), "the pidfile is removed on the way out (case 28)");
+    assert.ok(!(await exists(p.pidfile)), "the pidfile is removed on the way out");
   });
 });
 

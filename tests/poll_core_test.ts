@@ -1,15 +1,14 @@
 /**
  * The poller, in process, against the fake GitHub and the real router, with a scripted
  * dispatcher: listing, change detection, first sight, authorization, the self-marker, comments
- * handed over once (across cycles and restarts), and the cost of an idle cycle (reference cases
- * 8–17).
+ * handed over once (across cycles and restarts), and the cost of an idle cycle.
  */
 import assert from "node:assert/strict";
 import { markSelfAuthored } from "../github/mod.ts";
 import { Ledger, LedgerError } from "../poll/mod.ts";
 import { LABEL, pollHarness, ref, REPO, START, STOP } from "../poll/_test_utils.ts";
 
-Deno.test("a cycle lists only open labelled items, and monitor switches each kind off (case 8)", async () => {
+Deno.test("a cycle lists only open labelled items, and monitor switches each kind off", async () => {
   const h = await pollHarness({ pullRequests: false });
   try {
     const w = h.gh.world;
@@ -30,7 +29,7 @@ Deno.test("a cycle lists only open labelled items, and monitor switches each kin
   }
 });
 
-Deno.test("first sight baselines the thread, forwards nothing, and spawns a vouched item (case 14)", async () => {
+Deno.test("first sight baselines the thread, forwards nothing, and spawns a vouched item", async () => {
   const h = await pollHarness();
   try {
     const w = h.gh.world;
@@ -54,7 +53,7 @@ Deno.test("first sight baselines the thread, forwards nothing, and spawns a vouc
   }
 });
 
-Deno.test("first sight of an item that has a session only baselines (case 14)", async () => {
+Deno.test("first sight of an item that has a session only baselines", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -68,7 +67,7 @@ Deno.test("first sight of an item that has a session only baselines (case 14)", 
   }
 });
 
-Deno.test("first sight applies authorized control keywords in thread order; others are baselined (case 15)", async () => {
+Deno.test("first sight applies authorized control keywords in thread order; others are baselined", async () => {
   const h = await pollHarness({ authorizedUsers: ["alice"], requireStartCommand: true });
   try {
     const w = h.gh.world;
@@ -87,7 +86,7 @@ Deno.test("first sight applies authorized control keywords in thread order; othe
   }
 });
 
-Deno.test("first sight does not replay keywords when the item already has a control record (case 15)", async () => {
+Deno.test("first sight does not replay keywords when the item already has a control record", async () => {
   const h = await pollHarness({ requireStartCommand: true });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -107,7 +106,7 @@ Deno.test("first sight does not replay keywords when the item already has a cont
   }
 });
 
-Deno.test("an empty allowlist spawns nothing and forwards nothing (case 10)", async () => {
+Deno.test("an empty allowlist spawns nothing and forwards nothing", async () => {
   const h = await pollHarness({ authorizedUsers: [] });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -121,7 +120,7 @@ Deno.test("an empty allowlist spawns nothing and forwards nothing (case 10)", as
   }
 });
 
-Deno.test("an unauthorized comment is recorded as dropped, seen, and never looked at again (case 11)", async () => {
+Deno.test("an unauthorized comment is recorded as dropped, seen, and never looked at again", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -141,7 +140,7 @@ Deno.test("an unauthorized comment is recorded as dropped, seen, and never looke
   }
 });
 
-Deno.test("an item opened by an outsider is not started by the poller, but a maintainer's comment goes through (case 12)", async () => {
+Deno.test("an item opened by an outsider is not started by the poller, but a maintainer's comment goes through", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "mallory" });
@@ -160,7 +159,7 @@ Deno.test("an item opened by an outsider is not started by the poller, but a mai
   }
 });
 
-Deno.test("a self-marked comment is never forwarded, whoever posted it (case 13)", async () => {
+Deno.test("a self-marked comment is never forwarded, whoever posted it", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -175,7 +174,7 @@ Deno.test("a self-marked comment is never forwarded, whoever posted it (case 13)
   }
 });
 
-Deno.test("a new comment is handed over once, across cycles and a restart (cases 16, 17)", async () => {
+Deno.test("a new comment is handed over once, across cycles and a restart", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -196,7 +195,7 @@ Deno.test("a new comment is handed over once, across cycles and a restart (cases
   }
 });
 
-Deno.test("each item is on disk before the next one is processed (case 17)", async () => {
+Deno.test("each item is on disk before the next one is processed", async () => {
   const h = await pollHarness();
   try {
     const w = h.gh.world;

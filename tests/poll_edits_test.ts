@@ -1,5 +1,5 @@
 /**
- * Who acted, by poll (issue #21, finding 4): a comment or review the poller reads for the first
+ * Who acted, by poll: a comment or review the poller reads for the first
  * time after someone edited it is that editor's act, as the webhook's `edited` delivery says —
  * the poller asks GitHub who last edited what it hands over (GraphQL; REST does not say), so both
  * ingress paths authorize the same login. An edit of a comment the poller already read is not

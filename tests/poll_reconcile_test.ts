@@ -1,12 +1,12 @@
 /**
  * Pull requests and closures: the three comment kinds merged in time order, a PR that closes an
  * issue routing to it, closed and merged items closing their sessions, never on doubt, a reopened
- * item starting over, and provider errors (reference cases 23–26, 33, 34).
+ * item starting over, and provider errors.
  */
 import assert from "node:assert/strict";
 import { LABEL, pollHarness, ref, REPO } from "../poll/_test_utils.ts";
 
-Deno.test("a PR's conversation comments, reviews with a body and inline comments go over once each, in time order (case 33)", async () => {
+Deno.test("a PR's conversation comments, reviews with a body and inline comments go over once each, in time order", async () => {
   const h = await pollHarness();
   try {
     const w = h.gh.world;
@@ -50,7 +50,7 @@ Deno.test("a PR's conversation comments, reviews with a body and inline comments
   }
 });
 
-Deno.test("a PR that closes an issue with a session routes its comments there and spawns nothing (case 34)", async () => {
+Deno.test("a PR that closes an issue with a session routes its comments there and spawns nothing", async () => {
   const h = await pollHarness();
   try {
     const w = h.gh.world;
@@ -88,7 +88,7 @@ Deno.test("a PR that closes an issue with a session routes its comments there an
   }
 });
 
-Deno.test("a closed issue closes its session, clears its ledger and control record (case 23)", async () => {
+Deno.test("a closed issue closes its session, clears its ledger and control record", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -124,7 +124,7 @@ Deno.test("a closed issue closes its session, clears its ledger and control reco
   }
 });
 
-Deno.test("a merged PR closes its own session as merged (case 23)", async () => {
+Deno.test("a merged PR closes its own session as merged", async () => {
   const h = await pollHarness();
   try {
     const pr = h.gh.world.addPull(REPO, { labels: [LABEL], user: "alice" });
@@ -141,7 +141,7 @@ Deno.test("a merged PR closes its own session as merged (case 23)", async () => 
   }
 });
 
-Deno.test("no session is closed on doubt (case 24)", async (t) => {
+Deno.test("no session is closed on doubt", async (t) => {
   await t.step("the item is still open (its label was removed)", async () => {
     const h = await pollHarness();
     try {
@@ -174,7 +174,7 @@ Deno.test("no session is closed on doubt (case 24)", async (t) => {
       await h.close();
     }
   });
-  await t.step("the listing fails (case 26)", async () => {
+  await t.step("the listing fails", async () => {
     const h = await pollHarness();
     try {
       h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -247,7 +247,7 @@ Deno.test("no session is closed on doubt (case 24)", async (t) => {
   });
 });
 
-Deno.test("an item reopened and relabelled after its close is first sight again (case 25)", async () => {
+Deno.test("an item reopened and relabelled after its close is first sight again", async () => {
   const h = await pollHarness();
   try {
     const w = h.gh.world;

@@ -1,7 +1,7 @@
 /**
  * The poller's bookkeeping of outcomes: retries and the give-up notice, in-flight deliveries,
  * re-arming another version's give-ups, settled outcomes, presence and its budget, the start
- * requirement, and a stop request between items (reference cases 18–22 and 31).
+ * requirement, and a stop request between items.
  */
 import assert from "node:assert/strict";
 import { isSelfAuthored } from "../github/mod.ts";
@@ -11,7 +11,7 @@ import type { RoutedEvent } from "../dispatch/mod.ts";
 const isComment = (e: RoutedEvent) => e.kind === "comment";
 const isPresence = (e: RoutedEvent) => e.kind === "presence";
 
-Deno.test("a failing delivery is retried, then given up on with one notice that never quotes it (case 18)", async () => {
+Deno.test("a failing delivery is retried, then given up on with one notice that never quotes it", async () => {
   const h = await pollHarness({ maxRetries: 3, version: "9.9.9" });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -65,7 +65,7 @@ Deno.test("a delivery failing for good is given up at once", async () => {
   }
 });
 
-Deno.test("an in-flight delivery is not counted as a failed attempt (case 19)", async () => {
+Deno.test("an in-flight delivery is not counted as a failed attempt", async () => {
   const h = await pollHarness({ maxRetries: 1 });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -84,7 +84,7 @@ Deno.test("an in-flight delivery is not counted as a failed attempt (case 19)", 
   }
 });
 
-Deno.test("give-ups by another version are re-armed once; the running version's never (case 19)", async () => {
+Deno.test("give-ups by another version are re-armed once; the running version's never", async () => {
   const h = await pollHarness({ maxRetries: 1, version: "1.0.0" });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -110,7 +110,7 @@ Deno.test("give-ups by another version are re-armed once; the running version's 
   }
 });
 
-Deno.test("a settled comment is seen with no attempt and never retried (case 20)", async () => {
+Deno.test("a settled comment is seen with no attempt and never retried", async () => {
   const h = await pollHarness();
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -131,7 +131,7 @@ Deno.test("a settled comment is seen with no attempt and never retried (case 20)
   }
 });
 
-Deno.test("presence is retried each cycle, then given up; a new comment re-arms it (case 21)", async () => {
+Deno.test("presence is retried each cycle, then given up; a new comment re-arms it", async () => {
   const h = await pollHarness({ maxRetries: 2 });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -152,7 +152,7 @@ Deno.test("presence is retried each cycle, then given up; a new comment re-arms 
   }
 });
 
-Deno.test("a known item with no activity never spawns by itself (case 21)", async () => {
+Deno.test("a known item with no activity never spawns by itself", async () => {
   const h = await pollHarness();
   try {
     h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -167,7 +167,7 @@ Deno.test("a known item with no activity never spawns by itself (case 21)", asyn
   }
 });
 
-Deno.test("with requireStartCommand no presence is sent until a start is recorded (case 22)", async () => {
+Deno.test("with requireStartCommand no presence is sent until a start is recorded", async () => {
   const h = await pollHarness({ requireStartCommand: true, maxRetries: 1 });
   try {
     h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
@@ -190,7 +190,7 @@ Deno.test("with requireStartCommand no presence is sent until a start is recorde
   }
 });
 
-Deno.test("a stop request ends the cycle between items; abandoned attempts are given back (case 31)", async () => {
+Deno.test("a stop request ends the cycle between items; abandoned attempts are given back", async () => {
   const h = await pollHarness({ maxRetries: 1 });
   try {
     const w = h.gh.world;

@@ -1,5 +1,5 @@
 /**
- * Failures an operator sees (issue #21, finding 5), on the real `poll` CLI against the fake
+ * Failures an operator sees, on the real `poll` CLI against the fake
  * GitHub: a `--once` cycle with errors exits 1 with one line per kind and its remedy, a foreground
  * poller says a kind once (not every cycle), a bad token stops the start, a long rate-limit wait is
  * said with its reset time and kept in the status, and an event log or status file that cannot be

@@ -40,7 +40,7 @@ function ok(r: CliResult): CliResult {
 const register = (cwd: string, ref = REF, ...more: string[]) =>
   run(cwd, ["register", ref, "--harness", "claude", "--session-id", "abc-123", ...more]);
 
-Deno.test("register writes the record, prints the link and logs session.registered (case 65)", async () => {
+Deno.test("register writes the record, prints the link and logs session.registered", async () => {
   const cwd = project();
   const r = ok(await register(cwd, REF, "--cwd", "work"));
   assert.equal(r.stdout, `registered ${REF} -> claude:abc-123\n`);
@@ -66,7 +66,7 @@ Deno.test("register writes the record, prints the link and logs session.register
   assert.deepEqual([e.source, e.work_item, e.replaced], ["sessions", REF, false]);
 });
 
-Deno.test("a second register exits 2 unless --force; after close it is fine (case 66)", async () => {
+Deno.test("a second register exits 2 unless --force; after close it is fine", async () => {
   const cwd = project();
   ok(await register(cwd));
   const again = await register(cwd);
@@ -84,7 +84,7 @@ Deno.test("a second register exits 2 unless --force; after close it is fine (cas
   assert.deepEqual(replaced, [false, true, false]);
 });
 
-Deno.test("list: the table, the control column, and (no registered sessions) on stderr (case 67)", async () => {
+Deno.test("list: the table, the control column, and (no registered sessions) on stderr", async () => {
   const cwd = project();
   const empty = ok(await run(cwd, ["list"]));
   assert.equal(empty.stdout, "");
@@ -137,7 +137,7 @@ Deno.test("list skips a corrupt file and a file it did not write, with a warning
   assert.match(r.stderr, /github-octo-repo-3\.json: not a session record the-loop wrote/);
 });
 
-Deno.test("close: a missing session exits 1; an existing one is kept as closed (case 68)", async () => {
+Deno.test("close: a missing session exits 1; an existing one is kept as closed", async () => {
   const cwd = project();
   const missing = await run(cwd, ["close", REF]);
   assert.equal(missing.code, 1);
@@ -169,7 +169,7 @@ Deno.test("a garbage ref is a usage error naming the expected forms (exit 2)", a
   assert.equal(await exists(registry(cwd)), false, "nothing written");
 });
 
-Deno.test("verbs --no-comment: pause/resume/start/stop and their exit codes (cases 59, 68)", async () => {
+Deno.test("verbs --no-comment: pause/resume/start/stop and their exit codes", async () => {
   const cwd = project();
   // pause with no session: exit 1, but the pause is recorded
   const pause = await run(cwd, ["pause", REF, "--no-comment"]);
@@ -217,7 +217,7 @@ Deno.test("a verb with no actor anywhere is a usage error", async () => {
   assert.match(r.stderr, /--as LOGIN/);
 });
 
-Deno.test("a verb posts the same keyword as a marked comment, issued by the actor (case 64)", async () => {
+Deno.test("a verb posts the same keyword as a marked comment, issued by the actor", async () => {
   await using gh = await FakeGitHub.start({ token: TOKEN });
   gh.world.addIssue("octo/repo", {});
   const cwd = project("", gh.url);

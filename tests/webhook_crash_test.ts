@@ -1,5 +1,5 @@
 /**
- * Issue #21, finding 3, end to end: the real `gh-webhook start` (tmux runner, fake `claude` in
+ * The durable inbox, end to end: the real `gh-webhook start` (tmux runner, fake `claude` in
  * each pane) is SIGKILLed at random moments of a burst, restarted, and every delivery id is then
  * redelivered. Every delivery answered 202 before a kill arrives by the inbox's replay alone; no
  * comment is lost; a session gets at most one repeated delivery (one batch) per kill, and every

@@ -124,7 +124,7 @@ export class IntakeThread {
 
   /**
    * The routing of inbox delivery `seq` ended: it is marked settled in the inbox (told to the
-   * worker once per turn, for all settled in it). Call after {@linkcode release}.
+   * worker once per event-loop tick, for all settled in it). Call after {@linkcode release}.
    */
   settle(seq: number): void {
     if (this.#settled.push(seq) > 1) return;

@@ -68,7 +68,7 @@ export interface IntakeEvent {
   level?: Level;
 }
 
-/** Worker → receiver. Items are sent in batches (one message per turn of the worker's loop). */
+/** Worker → receiver. Items are sent in batches (one message per tick of the worker's loop). */
 export type IntakeItem = IntakeDelivery | IntakeEvent;
 
 /** Worker → receiver, one message each. */

@@ -4,7 +4,7 @@
  * routing never waits behind parsing HTTP). An accepted delivery's text is sent to the receiver,
  * which parses it again and routes it. The handler's own records are written here to the same
  * event log (or, when the receiver's sink is not a log file, sent along). What goes back to the
- * receiver is batched, and so are the records written to the log: at the end of the turn after a
+ * receiver is batched, and so are the records written to the log: at the end of the tick after a
  * quiet spell, and under load at most once every `PACE_MS` milliseconds, however many
  * requests were answered meanwhile. Answers never wait for either; routing waits at most that
  * long, and the receiver's thread is woken once per batch instead of once per request.

@@ -1,7 +1,7 @@
 /**
  * `the-loop poll status [--format table|json]`: whether a poller runs (the pidfile's lock is the
  * only proof: `poll-status.json` holds no pid, so a forged or stale status never makes a dead
- * poller look alive) and what its last cycle did (case 32). Exit 0 whether or not one runs.
+ * poller look alive) and what its last cycle did. Exit 0 whether or not one runs.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * `the-loop poll stop`: signals the poller holding the pidfile's lock (SIGTERM) and waits until it
- * has let go (case 30). A stale pidfile is removed and nobody is signalled; no pidfile, a stale
+ * has let go (`--timeout`, default 30 s). A stale pidfile is removed and nobody is signalled; no pidfile, a stale
  * one, or a poller outliving `--timeout` exit 1.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The CLI verbs' paper trail (case 64): the same keyword a comment would carry, posted on the
+ * The CLI verbs' paper trail: the same keyword a comment would carry, posted on the
  * work item as the-loop's own (self-marked, so no daemon acts on it) with who issued it. It runs
  * after the local action and never undoes it: no token, or GitHub failing, warns on stderr and
  * logs `control.announce_failed`.

@@ -1,6 +1,6 @@
 /**
- * `the-loop sessions close <ref>`: closes the work item's live session in the registry (case
- * 68): its file says `closed` and is kept, `session.closed` is logged. It does not end the
+ * `the-loop sessions close <ref>`: closes the work item's live session in the registry:
+ * its file says `closed` and is kept, `session.closed` is logged. It does not end the
  * harness or its tmux session: that is `routing.tmux.keepSessionOnClose`'s default (the pane
  * stays to be read back) and what `sessions stop` is for. No live session: exit 1.
  *

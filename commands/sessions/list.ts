@@ -1,6 +1,6 @@
 /**
  * `the-loop sessions list [--status S] [--format table|json]`: every registered session, closed
- * ones too, sorted by work item (case 67). The table's columns are `Work item, Harness, Session
+ * ones too, sorted by work item. The table's columns are `Work item, Harness, Session
  * id, Tmux, Status, Control, Last event`, Control reading `<command> (<source>)` or `-`; with no
  * session it prints `(no registered sessions)` on stderr. JSON is the envelope with `sessions`,
  * each the record's fields plus `ref` and `control` (the last control record, or null). Files

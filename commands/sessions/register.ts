@@ -1,8 +1,8 @@
 /**
  * `the-loop sessions register <ref> --harness claude|cursor --session-id ID [--cwd DIR]
- * [--tmux TARGET] [--url URL] [--force]`: links a work item to a harness session (case 65),
+ * [--tmux TARGET] [--url URL] [--force]`: links a work item to a harness session
  * printing `registered <ref> -> <harness>:<id>`. A live session of the same item is a usage
- * error (exit 2) unless `--force` replaces it (case 66).
+ * error (exit 2) unless `--force` replaces it; a closed one may be registered again.
  *
  * @module
  */

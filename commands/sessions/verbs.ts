@@ -1,6 +1,6 @@
 /**
  * `the-loop sessions start|pause|resume|stop <ref> [--no-comment] [--as LOGIN]`: execution
- * control from the terminal, exactly what the comment keywords do (cases 59–60, 64, 68):
+ * control from the terminal, exactly what the comment keywords do:
  *
  * 1. the `input_received` hooks are asked (kind `command`, source `verb`); a refusal exits 1
  *    with the hook's reason (`control.rejected` reason `input-refused`), nothing applied;

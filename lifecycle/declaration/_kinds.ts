@@ -9,7 +9,7 @@ import { isAbsolute, resolve } from "node:path";
 import { isMapping } from "../../config/mod.ts";
 import { looksLikeToken, tokenNotName } from "../../config/secrets.ts";
 import { type EntryCheck, ENV_NAME, isTokenNotName, show } from "./_check.ts";
-import type { Grants } from "./mod.ts";
+import type { Grants } from "../../config/mod.ts";
 
 /** Where relative paths resolve and what `~` means. */
 export interface Resolve {

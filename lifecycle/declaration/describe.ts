@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Declaration, Entry } from "./mod.ts";
+import type { Declaration, Entry } from "./entry.ts";
 
 /** An entry's time budget in milliseconds. */
 export function timeoutMs(entry: Entry): number {

@@ -5,7 +5,7 @@
  * @module
  */
 import { CATALOG, type FieldSpec, type FieldType } from "./_catalog.ts";
-import type { ContextInit, ContextOf, DecisionsOf } from "./contract.ts";
+import type { ContextInit, ContextOf, DecisionsOf } from "./context_types.ts";
 import { isPointName, POINT_NAMES, type PointName } from "./points.ts";
 import { show, toWorkItem, WorkItemError } from "./work_item.ts";
 

@@ -11,6 +11,7 @@ import catalog from "./_catalog.ts" with { type: "text" };
 import context from "./_context.ts" with { type: "text" };
 import schema from "./_schema.ts" with { type: "text" };
 import contract from "./contract.ts" with { type: "text" };
+import contextTypes from "./context_types.ts" with { type: "text" };
 import hooks from "./hooks.ts" with { type: "text" };
 import mod from "./mod.ts" with { type: "text" };
 import points from "./points.ts" with { type: "text" };
@@ -25,6 +26,7 @@ export const SDK_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   "_context.ts": context,
   "_schema.ts": schema,
   "contract.ts": contract,
+  "context_types.ts": contextTypes,
   "hooks.ts": hooks,
   "points.ts": points,
   "read_capped.ts": readCapped,

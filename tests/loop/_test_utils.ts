@@ -559,10 +559,10 @@ async function drops(loop: Loop, n: number, reason: string): Promise<number> {
  */
 export async function commentsInOrder(loop: Loop, drive: Drive, s: Spawned, n = 1) {
   const w = loop.gh.world;
-  w.addComment(REPO, n, "first note ALPHA-101", "alice");
-  w.addComment(REPO, n, "second note BRAVO-202", "alice");
-  w.addComment(REPO, n, "a stranger's note MALLORY-666", "mallory");
-  w.addComment(REPO, n, "third note CHARLIE-303", "alice");
+  w.addComment(REPO, n, "first comment ALPHA-101", "alice");
+  w.addComment(REPO, n, "second comment BRAVO-202", "alice");
+  w.addComment(REPO, n, "a stranger's comment MALLORY-666", "mallory");
+  w.addComment(REPO, n, "third comment CHARLIE-303", "alice");
   await drive.step();
   await waitHeard(loop, s.boot.pid, "CHARLIE-303");
   await loop.waitEvent("mallory's comment dropped", (e) =>
@@ -652,12 +652,15 @@ export async function rosterRefuses(loop: Loop, drive: Drive, n = 2) {
   );
   assert.deepEqual([refused.point, refused.hook], ["work_item_start", "roster"]);
   assert.match(String(refused.reason), /@bob is not on the e2e roster/);
-  const notes = await waitFor("the refusal note", () => {
+  const refusals = await waitFor("the refusal comment", () => {
     const own = ownComments(loop, n);
     return own.length > 0 ? own : undefined;
   });
-  assert.equal(notes.length, 1, JSON.stringify(notes));
-  assert.match(notes[0].body, /^⚠️ the-loop did not start: roster: @bob is not on the e2e roster/);
+  assert.equal(refusals.length, 1, JSON.stringify(refusals));
+  assert.match(
+    refusals[0].body,
+    /^⚠️ the-loop did not start: roster: @bob is not on the e2e roster/,
+  );
   assert.deepEqual(await loop.boots(n), [], "nothing boots");
   assert.equal(await loop.record(n), undefined, "no session is registered");
   assert.equal(start.user.login, "bob");
@@ -746,7 +749,7 @@ export async function runScenario(t: Deno.TestContext, loop: Loop, drive: Drive)
   await t.step("pause/resume by comment and by CLI verb", async () => {
     await pauseResume(loop, drive, spawned);
   });
-  await t.step("a start by a non-roster actor is refused with a note", async () => {
+  await t.step("a start by a non-roster actor is refused with a comment", async () => {
     await rosterRefuses(loop, drive);
   });
   await t.step("a quiet-announce hook suppresses the announcement", async () => {

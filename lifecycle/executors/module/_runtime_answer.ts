@@ -13,7 +13,7 @@
 
 /**
  * The cap on a hook's whole answer as JSON, in bytes: 1 MiB. The same value as the contract's
- * `ANSWER_MAX_BYTES` (`lifecycle/_catalog.ts`; this file imports nothing, a test holds them
+ * `ANSWER_MAX_BYTES` (`lifecycle/sdk/_catalog.ts`; this file imports nothing, a test holds them
  * equal).
  */
 export const ANSWER_MAX_BYTES = 1024 * 1024;
