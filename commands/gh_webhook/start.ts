@@ -45,5 +45,5 @@ export function register(group: Command, ctx: CliContext): void {
       ),
     )
     .addOption(new Option("--no-route", "accept and log deliveries, route nothing"))
-    .action(async (flags: StartFlags) => (await import("./_start.ts")).run(flags, ctx));
+    .action(async (flags: StartFlags) => (await import("../../webhook/start.ts")).run(flags, ctx));
 }

@@ -45,7 +45,7 @@ export function register(group: Command, ctx: CliContext): void {
     jsonOnFailure(
       ctx,
       { json: flags.format === "json" && flags.dryRun === true, command: "poll start" },
-      async (ctx) => (await import("./_start.ts")).run(flags, ctx),
+      async (ctx) => (await import("../../poll/start.ts")).run(flags, ctx),
     )
   );
 }

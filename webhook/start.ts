@@ -5,17 +5,17 @@
  * @module
  */
 import { join } from "node:path";
-import type { LoadedConfig } from "../../config/mod.ts";
-import { ConfigReloader, type RateLimitWait, Trouble } from "../../daemon/mod.ts";
-import { harnessEnvAllowlisted } from "../../dispatch/mod.ts";
-import { messageOf, UsageError } from "../../errors.ts";
-import { Receiver, webhookStatusPath, writeWebhookStatus } from "../../webhook/mod.ts";
-import { loadCliConfig } from "../_config.ts";
-import { lockOrRefuse, openDaemonLog, pathFlag, watchedSink } from "../_daemon.ts";
-import { type CliContext, println } from "../context.ts";
-import { openRouting, type Routing } from "./_routing.ts";
+import type { LoadedConfig } from "../config/mod.ts";
+import { ConfigReloader, type RateLimitWait, Trouble } from "../daemon/mod.ts";
+import { harnessEnvAllowlisted } from "../dispatch/mod.ts";
+import { messageOf, UsageError } from "../errors.ts";
+import { Receiver, webhookStatusPath, writeWebhookStatus } from "./mod.ts";
+import { loadCliConfig } from "../commands/_config.ts";
+import { lockOrRefuse, openDaemonLog, pathFlag, watchedSink } from "../commands/_daemon.ts";
+import { type CliContext, println } from "../commands/context.ts";
+import { openRouting, type Routing } from "../ingress/reload.ts";
 
-import type { StartFlags } from "./start.ts";
+import type { StartFlags } from "../commands/gh_webhook/start.ts";
 
 /** How long a stopping receiver waits for requests and routing in progress. */
 const DRAIN_MS = 5_000;

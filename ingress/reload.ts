@@ -5,18 +5,13 @@
  *
  * @module
  */
-import type { EnvReader, LoadedConfig } from "../../config/mod.ts";
-import type { ConfigReloader, Trouble } from "../../daemon/mod.ts";
-import { checkToken } from "../_daemon.ts";
-import type { EventSink } from "../../events/mod.ts";
-import { messageOf } from "../../errors.ts";
-import { resolveTokenFromConfig } from "../../github/mod.ts";
-import {
-  type IngressEvent,
-  openIngress,
-  type RouteResult,
-  type RouteSink,
-} from "../../ingress/mod.ts";
+import type { EnvReader, LoadedConfig } from "../config/mod.ts";
+import type { ConfigReloader, Trouble } from "../daemon/mod.ts";
+import { checkToken } from "../commands/_daemon.ts";
+import type { EventSink } from "../events/mod.ts";
+import { messageOf } from "../errors.ts";
+import { resolveTokenFromConfig } from "../github/mod.ts";
+import { type IngressEvent, openIngress, type RouteResult, type RouteSink } from "./mod.ts";
 
 /** Options of {@linkcode openRouting}. */
 export interface RoutingOptions {

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { ConfigReloader, Trouble } from "../../daemon/mod.ts";
-import { parseControl } from "../../dispatch/mod.ts";
-import { messageOf, UsageError } from "../../errors.ts";
-import type { EventSink } from "../../events/mod.ts";
-import { resolveTokenFromConfig } from "../../github/mod.ts";
-import { openIngress } from "../../ingress/mod.ts";
+import { ConfigReloader, Trouble } from "../daemon/mod.ts";
+import { parseControl } from "../dispatch/mod.ts";
+import { messageOf, UsageError } from "../errors.ts";
+import type { EventSink } from "../events/mod.ts";
+import { resolveTokenFromConfig } from "../github/mod.ts";
+import { openIngress } from "../ingress/mod.ts";
 import {
   ControlDirView,
   type CycleFailure,
@@ -20,13 +20,19 @@ import {
   settingsFromConfig,
   StatusKeeper,
   statusPath,
-} from "../../poll/mod.ts";
-import { loadCliConfig } from "../_config.ts";
-import { checkToken, lockOrRefuse, openDaemonLog, pathFlag, watchedSink } from "../_daemon.ts";
-import { type CliContext, println } from "../context.ts";
-import { dryRun } from "./_dry_run.ts";
+} from "./mod.ts";
+import { loadCliConfig } from "../commands/_config.ts";
+import {
+  checkToken,
+  lockOrRefuse,
+  openDaemonLog,
+  pathFlag,
+  watchedSink,
+} from "../commands/_daemon.ts";
+import { type CliContext, println } from "../commands/context.ts";
+import { dryRun } from "../commands/poll/_dry_run.ts";
 
-import type { StartFlags } from "./start.ts";
+import type { StartFlags } from "../commands/poll/start.ts";
 
 /** How long a stopping poller lets the item in flight wait on GitHub. */
 const GITHUB_GRACE_MS = 10_000;
