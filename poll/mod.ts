@@ -78,3 +78,4 @@ export {
   type PollerStopped,
   startPoller,
 } from "./start.ts";
+export { type DryCycle, dryCycle, type DryCycleOptions, type DryHandover } from "./dry_run.ts";

@@ -34,10 +34,9 @@ import {
   Trouble,
   watchedSink,
 } from "../daemon/mod.ts";
-import { harnessEnvAllowlisted } from "../dispatch/mod.ts";
 import { messageOf, UsageError } from "../errors.ts";
 import type { EventLog, EventSink } from "../events/mod.ts";
-import { type LiveIngress, openLiveIngress } from "../ingress/mod.ts";
+import type { LiveIngress } from "../ingress/mod.ts";
 import { Receiver } from "./receiver.ts";
 import { webhookStatusPath, writeWebhookStatus } from "./status.ts";
 
@@ -108,16 +107,22 @@ export function startReceiver(o: ReceiverDaemonOptions): Running<ReceiverReady, 
   return runDaemon((d) => run(o, d.ready, d.stopping), { signal: o.signal });
 }
 
-/** The settings in force: the options', else the config's. */
-function settingsOf(o: ReceiverDaemonOptions) {
+/**
+ * The settings in force: the options', else the config's. The routing stack (`ingress/`,
+ * `dispatch/`) is imported only when it is used, so `webhook/mod.ts` stays light for `status`.
+ */
+async function settingsOf(o: ReceiverDaemonOptions) {
   const hook = o.loaded.config.webhooks.ghWebhook;
   const secretEnv = o.secretEnv ?? hook.secretEnv;
   // the config's check knows only the file's secretEnv: a flag naming a variable the agent is
   // handed would put the secret in the agent's environment
   const { harnessEnv, agentToken } = hook.routing;
+  const allowlisted = o.secretEnv === undefined
+    ? () => false
+    : (await import("../dispatch/mod.ts")).harnessEnvAllowlisted;
   if (
     o.secretEnv !== undefined &&
-    (harnessEnvAllowlisted(secretEnv) || harnessEnv.pass.includes(secretEnv) ||
+    (allowlisted(secretEnv) || harnessEnv.pass.includes(secretEnv) ||
       secretEnv in harnessEnv.set ||
       agentToken?.env === secretEnv)
   ) {
@@ -144,7 +149,7 @@ async function run(
 ): Promise<ReceiverStopped> {
   const { loaded } = o;
   const { config } = loaded;
-  const settings = settingsOf(o);
+  const settings = await settingsOf(o);
   const now = o.now ?? Date.now;
   const warn = (message: string) => o.warn(`the-loop: warning: ${message}`);
   const root = config.state.root;
@@ -215,6 +220,7 @@ async function run(
     const secret = o.env(settings.secretEnv) || undefined;
     try {
       if (settings.route) {
+        const { openLiveIngress } = await import("../ingress/mod.ts");
         routing = await openLiveIngress({
           loaded,
           cwd: o.cwd,
