@@ -1,7 +1,7 @@
 /**
- * What `poll` and `gh-webhook` share as commands: taking the pidfile's lock at start (a second
- * instance exits 1 naming the holder), and `stop` — signal the daemon holding the lock (SIGTERM)
- * and wait until it has let go. A stale pidfile is removed and nobody is signalled; no
+ * What `poll` and `gh-webhook` share as commands: path flags, the `status` table's first rows and
+ * trouble rows, and `stop` — signal the daemon holding the lock (SIGTERM) and wait until it has
+ * let go. A stale pidfile is removed and nobody is signalled; no
  * pidfile, a stale one, or a daemon outliving `--timeout` exit 1.
  *
  * @module
@@ -9,18 +9,8 @@
 import type { Command } from "commander";
 import { isAbsolute, join } from "node:path";
 import type { CliConfig } from "../config/mod.ts";
-import type { DaemonLock, LockHolder } from "../daemon/mod.ts";
-import { messageOf, UsageError } from "../errors.ts";
-import { EventLog, type EventSink } from "../events/mod.ts";
-import {
-  failureKindOf,
-  failureLine,
-  type LastError,
-  longRateWait,
-  type RateLimitWait,
-  type Trouble,
-} from "../daemon/mod.ts";
-import type { GitHubClient } from "../github/mod.ts";
+import type { LastError, LockHolder, RateLimitWait } from "../daemon/mod.ts";
+import { UsageError } from "../errors.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
 
@@ -72,72 +62,6 @@ export function registerStop(group: Command, ctx: CliContext, o: DaemonStopOptio
     });
 }
 
-/** How a refused start names the daemon: `a poller` / `poller.blocked`, `gh-webhook` / … */
-export interface LockOptions {
-  /** The subject of the message: `a poller`, `gh-webhook`. */
-  what: string;
-  /** The command that stops the running one: `the-loop poll stop`. */
-  stop: string;
-  /** Told the holder's pid when another instance holds the lock (emits the `*.blocked` event). */
-  blocked(holderPid: number | null): void;
-}
-
-/** Takes `pidfile`'s lock, or throws naming the instance that holds it. */
-export async function lockOrRefuse(pidfile: string, o: LockOptions): Promise<DaemonLock> {
-  const { DaemonLock, LockHeldError } = await import("../daemon/mod.ts");
-  try {
-    return await DaemonLock.acquire(pidfile);
-  } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
-    o.blocked(error.pid);
-    throw new Error(
-      `${o.what} is already running (${error.pid === null ? "pid unknown" : `pid ${error.pid}`} ` +
-        `holds ${pidfile}); stop it with '${o.stop}', or give this one another --pidfile`,
-    );
-  }
-}
-
-/**
- * What a daemon (`poll start`, `gh-webhook start`) writes its events to: the event log, its open
- * file trusted for {@linkcode DAEMON_LOG_RECHECK_MS} ms between checks that the path still names
- * it, so a burst of writes costs no `stat` each. A rotation is followed that much later (the
- * records in between land at the end of the rotated file).
- */
-export function openDaemonLog(
-  config: CliConfig,
-  source: string,
-  opts: { onWriteError?: (message: string | undefined) => void } = {},
-): EventLog {
-  return new EventLog({
-    path: config.eventLog.path,
-    source,
-    enabled: config.eventLog.enabled,
-    recheckMs: DAEMON_LOG_RECHECK_MS,
-    onWriteError: opts.onWriteError,
-  });
-}
-
-/**
- * The daemon's events, watched: everything goes on to `events`, and a `github.rate_limited`
- * wait longer than 10 s is told to `onLongWait` (said on stderr, kept in the status file).
- */
-export function watchedSink(
-  events: EventSink,
-  onLongWait: (w: NonNullable<ReturnType<typeof longRateWait>>) => void,
-): EventSink {
-  return {
-    emit(event, fields, opts) {
-      events.emit(event, fields, opts);
-      if (event !== "github.rate_limited") return;
-      const long = longRateWait(fields);
-      if (long) onLongWait(long);
-    },
-  };
-}
-
-/** How long a daemon's event log trusts its open file (see {@linkcode openDaemonLog}). */
-const DAEMON_LOG_RECHECK_MS = 20;
-
 /** What both daemons' status files say of their trouble. */
 export interface TroubleStatus {
   lastError?: LastError | null;
@@ -172,20 +96,4 @@ export function troubleRows(s: TroubleStatus, now: number = Date.now()): string[
   const reasons = s.degraded ?? [];
   rows.push(["degraded", reasons.length === 0 ? "no" : reasons.join("; ")]);
   return rows;
-}
-
-/**
- * The start's check of the token (one cheap authenticated request): a token GitHub refuses stops
- * the start with the remedy; anything else (GitHub unreachable, a 5xx) is said, and the cycles
- * try again. A 404 is GitHub Enterprise with rate limiting off: nothing to check against.
- */
-export async function checkToken(gh: GitHubClient, trouble: Trouble): Promise<void> {
-  try {
-    await gh.checkToken();
-  } catch (error) {
-    const kind = failureKindOf(error);
-    if (kind === "not-found") return;
-    if (kind === "auth") throw new Error(`cannot start: ${failureLine(kind, messageOf(error))}`);
-    trouble.error(error);
-  }
 }

@@ -1,11 +1,16 @@
 /**
  * What both daemons (`poll start`, `gh-webhook start`) share: one instance per pidfile by an OS
- * file lock, `stop` by signal and wait, and hot reload of the config.
+ * file lock (taken, or refused naming the holder), their event log, `stop` by signal and wait, the
+ * handle of a daemon started in-process (`Running`: ready, stopped, stop()), and the generic
+ * watcher of the config file that hot reload is built on (`ingress/reload.ts` wires it to the
+ * routing stack).
  *
  * @module
  */
 export { DaemonLock, LockHeldError, type LockHolder, lockHolder } from "./lock.ts";
 export { describeStop, stopDaemon, type StopOptions, type StopResult } from "./stop.ts";
+export { type LockOptions, lockOrRefuse, openDaemonLog, watchedSink } from "./open.ts";
+export { type DaemonBody, runDaemon, type Running } from "./running.ts";
 export { ConfigReloader, type ConfigReloaderOptions } from "./reload.ts";
 export {
   DEGRADED_EVERY_MS,

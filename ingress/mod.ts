@@ -48,3 +48,4 @@ export {
 export { isLabeled } from "./labeled.ts";
 export { closeStateOf, kindOf, subjectOf, textOf } from "./shape.ts";
 export { type Ingress, type IngressOptions, openIngress, routingWarnings } from "./stack.ts";
+export { type LiveIngress, type LiveIngressOptions, openLiveIngress } from "./reload.ts";

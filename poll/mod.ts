@@ -6,6 +6,16 @@
  * (presence), and closes the sessions of items that closed. The ledger makes it crash-safe. See
  * `docs/poll.md`.
  *
+ * `startPoller` runs it as a daemon in this process (lock, event log, status file, hot reload):
+ *
+ * ```ts
+ * const poller = startPoller({ loaded, env, cwd, warn: console.error, once: true });
+ * await poller.ready;
+ * const { cycles, failed } = await poller.stopped;
+ * ```
+ *
+ * Or piece by piece:
+ *
  * ```ts
  * const ledger = await Ledger.load(config.polling.stateFile);
  * const poller = new Poller({ gh, sink: router, ledger, sessions, control, events, parseControl });
@@ -61,3 +71,11 @@ export {
   writeStatus,
 } from "./status.ts";
 export { type LoopOptions, runLoop } from "./loop.ts";
+export {
+  GITHUB_GRACE_MS,
+  type PollerDaemonOptions,
+  type PollerReady,
+  type PollerStopped,
+  startPoller,
+} from "./start.ts";
+export { type DryCycle, dryCycle, type DryCycleOptions, type DryHandover } from "./dry_run.ts";

@@ -4,6 +4,17 @@
  * as a delivery is verified and parsed, and routes it in the background through a bounded queue.
  * See `docs/gh-webhook.md`.
  *
+ * `startReceiver` runs it as a daemon in this process (lock, event log, status file, the routing
+ * stack with hot reload):
+ *
+ * ```ts
+ * const receiver = startReceiver({ loaded, env, cwd, warn: console.error, port: 0 });
+ * const { url } = await receiver.ready;
+ * await receiver.stop();
+ * ```
+ *
+ * Or the HTTP intake alone:
+ *
  * ```ts
  * import { Receiver } from "../webhook/mod.ts";
  * const receiver = await Receiver.start({ hostname: "127.0.0.1", port: 0, path: "/gh-webhook",
@@ -34,3 +45,10 @@ export {
   webhookStatusPath,
   writeWebhookStatus,
 } from "./status.ts";
+export {
+  DRAIN_MS,
+  type ReceiverDaemonOptions,
+  type ReceiverReady,
+  type ReceiverStopped,
+  startReceiver,
+} from "./start.ts";

@@ -8,10 +8,17 @@
  * On a stop signal it refuses new connections, gives requests and queued routing up to
  * 5 s to finish, says what it handed back, removes the pidfile and exits 0.
  *
+ * The receiver itself is `startReceiver` (`webhook/start.ts`): this file parses the flags into
+ * its options, prints its ready line, maps SIGINT/SIGTERM to its `stop()` and its end to the exit
+ * code.
+ *
  * @module
  */
 import { type Command, Option } from "commander";
-import type { CliContext } from "../context.ts";
+import { UsageError } from "../../errors.ts";
+import { loadCliConfig } from "../_config.ts";
+import { pathFlag } from "../_daemon.ts";
+import { type CliContext, println } from "../context.ts";
 
 /** The flags of `gh-webhook start`. */
 export interface StartFlags {
@@ -45,5 +52,46 @@ export function register(group: Command, ctx: CliContext): void {
       ),
     )
     .addOption(new Option("--no-route", "accept and log deliveries, route nothing"))
-    .action(async (flags: StartFlags) => (await import("./_start.ts")).run(flags, ctx));
+    .action((flags: StartFlags) => run(flags, ctx));
+}
+
+/** Runs `gh-webhook start` (the receiver, the router and the dispatcher are imported only now). */
+async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
+  const interrupted = ctx.interrupted(); // listening for the signals before anything is held
+  const loaded = await loadCliConfig(ctx);
+  const hook = loaded.config.webhooks.ghWebhook;
+  const port = flags.port === undefined ? hook.port : Number(flags.port);
+  if (!/^\d+$/.test(String(flags.port ?? port)) || port > 65535) {
+    throw new UsageError(`--port: must be an integer from 0 to 65535 (got "${flags.port}")`);
+  }
+  const path = flags.path ?? hook.path;
+  if (!path.startsWith("/")) throw new UsageError(`--path: must start with / (got "${path}")`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(flags.secretEnv ?? hook.secretEnv)) {
+    throw new UsageError(
+      `--secret-env: must be the NAME of an environment variable, e.g. THE_LOOP_GH_WEBHOOK_SECRET`,
+    );
+  }
+  const { startReceiver } = await import("../../webhook/mod.ts");
+  const receiver = startReceiver({
+    loaded,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    warn: (line) => ctx.warn(line + "\n"),
+    host: flags.host,
+    port,
+    path,
+    pidfile: pathFlag(flags.pidfile, hook.pidfile, ctx.cwd),
+    secretEnv: flags.secretEnv,
+    route: flags.route,
+  });
+  interrupted.then(() => receiver.stop());
+  const ready = await receiver.ready;
+  println(ctx, `gh-webhook: listening on ${ready.url} (pid ${ready.pid})`);
+  const stopped = await receiver.stopped;
+  if (stopped.reason === "died") {
+    throw new Error(
+      `the receiver's HTTP thread died (${stopped.died}); it stopped — start it again`,
+    );
+  }
+  println(ctx, "gh-webhook: stopped");
 }
