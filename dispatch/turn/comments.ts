@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import { parseWorkItem, repoOf, slugOf } from "../state/work_item.ts";
-import type { DispatchRunner } from "./dispatcher.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import { parseWorkItem, repoOf, slugOf } from "../../state/work_item.ts";
+import type { DispatchRunner } from "../dispatcher.ts";
+import type { Handled, Turn } from "./turn.ts";
 
 /** Posts `body` on the turn's work item; its URL, or `undefined` when it failed. */
 export async function postNote(

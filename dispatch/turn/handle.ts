@@ -17,15 +17,15 @@
  *
  * @module
  */
-import type { SessionRecord } from "../state/registry.ts";
-import { parseControl } from "./keywords.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Answer, Handled, Turn } from "./_deps.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import { parseControl } from "../keywords.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Answer, Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
 import { closure } from "./_closure.ts";
 import { onCommand } from "./_control.ts";
-import { deliver } from "./_deliver.ts";
-import { explainRefusal } from "./_notes.ts";
+import { deliver } from "./deliver.ts";
+import { explainRefusal } from "./comments.ts";
 import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
 

@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { Handled, Turn } from "./turn.ts";
 import { askComplete } from "./_call_sites.ts";
-import { hostedOf } from "./sessions/mod.ts";
-import { closureText, postNote } from "./_notes.ts";
+import { hostedOf } from "../sessions/mod.ts";
+import { closureText, postNote } from "./comments.ts";
 
 const WHY = {
   "issue-closed": "the issue was closed",

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { ControlCommand } from "../state/control.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import type { ControlCommand } from "../../state/control.ts";
+import type { Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
 import { armed } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";

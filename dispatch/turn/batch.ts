@@ -21,11 +21,11 @@
  *
  * @module
  */
-import type { SessionRecord } from "../state/registry.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Handled, Turn } from "./_deps.ts";
-import type { HostedSession } from "./seams.ts";
-import { Slots } from "./_slots.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Handled, Turn } from "./turn.ts";
+import type { HostedSession } from "../seams.ts";
+import { Slots } from "../_slots.ts";
 
 /**
  * Most characters of prompts in one batch (separators aside; one prompt larger than this still

@@ -7,15 +7,15 @@
  *
  * @module
  */
-import type { RoutedEvent } from "./types.ts";
-import type { Later, Turn } from "./_deps.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import type { Pending, Sent } from "./_batch.ts";
-import type { HostedSession } from "./seams.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Later, Turn } from "./turn.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { Pending, Sent } from "./batch.ts";
+import type { HostedSession } from "../seams.ts";
 import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
-import { messageOf } from "../errors.ts";
-import { hostedOf } from "./sessions/mod.ts";
+import { messageOf } from "../../errors.ts";
+import { hostedOf } from "../sessions/mod.ts";
 
 /** Between the prompts of one batch: a line of its own, so each event reads as it would alone. */
 export const BATCH_SEPARATOR = "\n\n---\n\n";

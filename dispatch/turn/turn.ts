@@ -5,15 +5,15 @@
  *
  * @module
  */
-import type { RoutingConfig } from "../config/mod.ts";
-import { messageOf } from "../errors.ts";
-import type { SessionDispatcherOptions, StartMarks } from "./dispatcher.ts";
-import type { PromptTemplates } from "./prompts.ts";
-import type { DispatchOutcome, RoutedEvent } from "./types.ts";
-import { react } from "./_reactions.ts";
-import type { Deliveries } from "./_batch.ts";
-import type { Lane } from "./_lane.ts";
-import type { Slots } from "./_slots.ts";
+import type { RoutingConfig } from "../../config/mod.ts";
+import { messageOf } from "../../errors.ts";
+import type { SessionDispatcherOptions, StartMarks } from "../dispatcher.ts";
+import type { PromptTemplates } from "../prompts.ts";
+import type { DispatchOutcome, RoutedEvent } from "../types.ts";
+import { react } from "./reactions.ts";
+import type { Deliveries } from "./batch.ts";
+import type { Lane } from "../_lane.ts";
+import type { Slots } from "../_slots.ts";
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { ReactionTarget } from "../github/mod.ts";
-import { repoOf } from "../state/work_item.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { ReactionTarget } from "../../github/mod.ts";
+import { repoOf } from "../../state/work_item.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Turn } from "./turn.ts";
 
 /** The repository the event's subject lives in (a linked PR's may be another one). */
 function subjectRepo(event: RoutedEvent): string {

@@ -7,16 +7,16 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import { slugOf, webUrlOf } from "../state/work_item.ts";
-import type { HarnessName, HostedSession } from "./seams.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import { slugOf, webUrlOf } from "../../state/work_item.ts";
+import type { HarnessName, HostedSession } from "../seams.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Handled, Turn } from "./turn.ts";
 import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
-import { announce, explainRefusal } from "./_notes.ts";
+import { announce, explainRefusal } from "./comments.ts";
 import { spawnPrompt } from "./_render.ts";
-import { tmuxSessionName } from "./runners/mod.ts";
+import { tmuxSessionName } from "../runners/mod.ts";
 
 /** The work item's browser URL: the payload's when the event is its own, else built. */
 function itemUrl(event: RoutedEvent): string {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Turn } from "./_deps.ts";
+import type { Turn } from "./turn.ts";
 
 /** Whether the turn's work item is armed. */
 export function armed(turn: Turn): boolean {

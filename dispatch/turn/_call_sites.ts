@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../../errors.ts";
 import {
   type ContextInit,
   type ContextOf,
@@ -15,10 +15,10 @@ import {
   type WorkItem,
   workItemFromRef,
   type WorkItemKind,
-} from "../lifecycle/sdk/mod.ts";
-import type { HarnessName } from "./seams.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Turn } from "./_deps.ts";
+} from "../../lifecycle/sdk/mod.ts";
+import type { HarnessName } from "../seams.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Turn } from "./turn.ts";
 
 /** A proceed point's answer: whether to go on, and who refused and why. */
 export interface Verdict {
