@@ -13,10 +13,15 @@ import { ControlStore } from "../state/control.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { parseWorkItem } from "../state/work_item.ts";
 import { adapterFor } from "./harness/mod.ts";
-import type { DispatchGitHub, DispatchHooks, DispatchRunner } from "./dispatcher.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
 import { defaultTemplates, type PromptTemplates } from "./prompts.ts";
-import type { HostedSession, SpawnResult } from "./seams.ts";
+import type {
+  DispatchGitHub,
+  DispatchHooks,
+  DispatchRunner,
+  HostedSession,
+  SpawnResult,
+} from "./seams.ts";
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 

@@ -26,100 +26,24 @@
  *
  * @module
  */
-import type { RoutingConfig } from "../config/mod.ts";
-import type { EventSink } from "../events/mod.ts";
-import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
-import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
-import type { ControlStore } from "../state/control.ts";
-import type {
-  ControlActions,
-  HarnessAdapter,
-  HarnessName,
-  HarnessRunner,
-  HarnessTrust,
-  Workspaces,
-} from "./seams.ts";
-import type { SessionStore } from "./sessions/mod.ts";
-import type { PromptTemplates } from "./prompts.ts";
+import type { SessionDispatcherOptions } from "./seams.ts";
 import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
 import { KeyedQueue } from "./_queue.ts";
 import { FileStartMarks } from "./_arming.ts";
-import { handle } from "./turn/handle.ts";
-import { type Answer, type Deps, type Handled, Turn } from "./turn/turn.ts";
-import { Deliveries } from "./turn/batch.ts";
-import { deliverBatch, noteSent } from "./turn/deliver.ts";
+import {
+  type Answer,
+  deliverBatch,
+  Deliveries,
+  type Deps,
+  handle,
+  type Handled,
+  noteSent,
+  react,
+  Turn,
+} from "./turn/mod.ts";
 import { Lane } from "./_lane.ts";
 import { Slots } from "./_slots.ts";
 import { terminalSafe } from "./_safe_runner.ts";
-
-/** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
-export interface DispatchHooks {
-  /** Runs `point`'s hooks over `ctx` and returns it, decisions applied. Never throws. */
-  run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>>;
-  /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ note. */
-  refuserOf?(ctx: object): string | undefined;
-}
-
-/** The GitHub writes the dispatcher makes (a subset of `GitHubClient`). */
-export interface DispatchGitHub {
-  /** Posts a comment (the client marks it as the-loop's own). */
-  createComment(repo: string, number: number, body: string): Promise<{ html_url?: string }>;
-  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
-}
-
-/** What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts`). */
-export type DispatchSessions =
-  & Pick<
-    SessionStore,
-    "register" | "lookup" | "live" | "update" | "touch" | "close"
-  >
-  & Partial<Pick<SessionStore, "fly">>;
-
-/** The runner, with what announcements may say about it when it knows. */
-export interface DispatchRunner extends HarnessRunner {
-  /** `tmux attach -t loop-<slug>` (the tmux runner). */
-  attachCommand?(slug: string): string;
-  /** Where a headless session's output is logged (the process runner). */
-  logPath?(slug: string): string;
-}
-
-/** What the dispatcher reads and clears of the control records (a `ControlStore`). */
-export type DispatchControlStore = Pick<ControlStore, "dir" | "get" | "startRequested" | "clear">;
-
-/** The durable "work_item_start was asked for this arming" markers. */
-export interface StartMarks {
-  /** Marks `ref` started; true when it was not marked yet (the hook is asked then). */
-  mark(ref: string): Promise<boolean>;
-  /** Forgets the mark (closure, refusal, stop). */
-  clear(ref: string): Promise<void>;
-}
-
-/** Options of {@linkcode SessionDispatcher}. */
-export interface SessionDispatcherOptions {
-  /** The routing settings in force, read at every event (a hot reload applies at once). */
-  config: () => RoutingConfig;
-  sessions: DispatchSessions;
-  /** The control actions (`SessionControl`): what a keyword in a comment applies. */
-  control: ControlActions;
-  /** The control records: whether a start was recorded; cleared at closure and refusal. */
-  controlStore: DispatchControlStore;
-  runner: DispatchRunner;
-  adapterFor: (harness: HarnessName) => HarnessAdapter;
-  /** Per-item checkouts (when `workspace.enabled`); absent: sessions run in `spawnWorkdir`. */
-  workspaces?: Workspaces;
-  /** Pre-answers the harness's trust dialogs (when `harnessTrust.enabled`). */
-  trust?: HarnessTrust;
-  github: DispatchGitHub;
-  hooks: DispatchHooks;
-  events: EventSink;
-  templates: PromptTemplates | (() => PromptTemplates);
-  /** Where sessions run without a workspace (`routing.spawnWorkdir` resolved; `""` there). */
-  spawnWorkdir: string;
-  /** Default: files beside the control records (`<registryDir>/control/<slug>.started`). */
-  startMarks?: StartMarks;
-  now?: () => Date;
-  uuid?: () => string;
-}
 
 /** The dispatcher of issue #10 (see the module doc). */
 export class SessionDispatcher implements Dispatcher {
@@ -137,6 +61,7 @@ export class SessionDispatcher implements Dispatcher {
       startMarks: opts.startMarks ?? new FileStartMarks(opts.controlStore.dir),
       now: opts.now ?? (() => new Date()),
       uuid: opts.uuid ?? (() => crypto.randomUUID()),
+      react,
       // a headless delivery is a harness run (minutes, a process): bounded; a paste into a
       // running tmux pane takes milliseconds and launches nothing
       deliveries: new Deliveries({

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { comment, Deferred, holdingFirstDelivery, setup, until } from "./_test_utils.ts";
-import { BATCH_SEPARATOR } from "./turn/deliver.ts";
-import { MAX_BATCH_CHARS } from "./turn/batch.ts";
+import { BATCH_SEPARATOR, MAX_BATCH_CHARS } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 

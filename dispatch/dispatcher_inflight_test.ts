@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { comment, setup, types } from "./_test_utils.ts";
-import { REPEAT_NOTE } from "./turn/deliver.ts";
+import { REPEAT_NOTE } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 

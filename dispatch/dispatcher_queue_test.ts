@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { closeEvent, comment, Deferred, setup, until } from "./_test_utils.ts";
 import { KeyedQueue } from "./_queue.ts";
-import { BATCH_SEPARATOR } from "./turn/deliver.ts";
+import { BATCH_SEPARATOR } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 

@@ -25,16 +25,16 @@ export {
   readJournal,
 } from "./journal.ts";
 export * from "./sessions/mod.ts";
-export {
-  type DispatchControlStore,
-  type DispatchGitHub,
-  type DispatchHooks,
-  type DispatchRunner,
-  type DispatchSessions,
-  SessionDispatcher,
-  type SessionDispatcherOptions,
-  type StartMarks,
-} from "./dispatcher.ts";
+export { SessionDispatcher } from "./dispatcher.ts";
+export type {
+  DispatchControlStore,
+  DispatchGitHub,
+  DispatchHooks,
+  DispatchRunner,
+  DispatchSessions,
+  SessionDispatcherOptions,
+  StartMarks,
+} from "./seams.ts";
 export { allowlisted as harnessEnvAllowlisted } from "./runners/mod.ts";
 export { DryRunDispatcher, type DryRunDispatcherOptions, type DryRunRecord } from "./dry_run.ts";
 export {

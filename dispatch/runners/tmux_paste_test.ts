@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { type HarnessLogEntry, readHarnessLog } from "../../tests/fake_harness/mod.ts";
 import { comment, setup } from "../_test_utils.ts";
-import type { DispatchRunner } from "../dispatcher.ts";
+import type { DispatchRunner } from "../seams.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { HostedSession } from "../seams.ts";
 import { parseWorkItem } from "../../state/work_item.ts";

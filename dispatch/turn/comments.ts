@@ -10,7 +10,7 @@
 import { messageOf } from "../../errors.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import { parseWorkItem, repoOf, slugOf } from "../../state/work_item.ts";
-import type { DispatchRunner } from "../dispatcher.ts";
+import type { DispatchRunner } from "../seams.ts";
 import type { Handled, Turn } from "./turn.ts";
 
 /** Posts `body` on the turn's work item; its URL, or `undefined` when it failed. */

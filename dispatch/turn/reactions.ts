@@ -11,7 +11,7 @@ import { messageOf } from "../../errors.ts";
 import type { ReactionTarget } from "../../github/mod.ts";
 import { repoOf } from "../../state/work_item.ts";
 import type { RoutedEvent } from "../types.ts";
-import type { Turn } from "./turn.ts";
+import type { ReactionState, Turn } from "./turn.ts";
 
 /** The repository the event's subject lives in (a linked PR's may be another one). */
 function subjectRepo(event: RoutedEvent): string {
@@ -32,7 +32,7 @@ export function reactionTarget(event: RoutedEvent): ReactionTarget | undefined {
 }
 
 /** Adds the reaction of `state`, if any is configured. Never throws. */
-export async function react(turn: Turn, state: "started" | "completed" | "error"): Promise<void> {
+export async function react(turn: Turn, state: ReactionState): Promise<void> {
   const settings = turn.config.reactions;
   const content = settings[state];
   if (!settings.enabled || !content) return;

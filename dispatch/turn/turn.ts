@@ -1,17 +1,18 @@
 /**
  * What every step of a dispatch shares: the dispatcher's resolved options ({@linkcode Deps}) and
  * one event's turn ({@linkcode Turn}): its config snapshot, its events, its reactions and the
- * deadline every harness call runs under.
+ * deadline every harness call runs under. This file imports no step: what a turn needs of the
+ * steps (the reactions, the session's gathered deliveries) comes through {@linkcode Deps}, typed
+ * here by what the turn asks of it.
  *
  * @module
  */
 import type { RoutingConfig } from "../../config/mod.ts";
 import { messageOf } from "../../errors.ts";
-import type { SessionDispatcherOptions, StartMarks } from "../dispatcher.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { SessionDispatcherOptions, StartMarks } from "../seams.ts";
 import type { PromptTemplates } from "../prompts.ts";
 import type { DispatchOutcome, RoutedEvent } from "../types.ts";
-import { react } from "./reactions.ts";
-import type { Deliveries } from "./batch.ts";
 import type { Lane } from "../_lane.ts";
 import type { Slots } from "../_slots.ts";
 
@@ -21,12 +22,39 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   startMarks: StartMarks;
   now: () => Date;
   uuid: () => string;
-  /** The deliveries into live sessions, gathered per session (`_batch.ts`). */
-  deliveries: Deliveries;
+  /** The deliveries into live sessions, gathered per session (`Deliveries` of `batch.ts`). */
+  deliveries: DeliveryQueue;
+  /** Adds the reaction of `state` to the turn's subject; never throws (`react` of `reactions.ts`). */
+  react: (turn: Turn, state: ReactionState) => Promise<void>;
   /** Where reactions wait for the dispatcher to be idle (`_lane.ts`). */
   reactions: Lane;
   /** Relaunches of a harness found dead at delivery: at most `maxConcurrentDispatches` at once. */
   launches: Slots;
+}
+
+/** The reactions a turn gives: on pickup, then done or failed. */
+export type ReactionState = "started" | "completed" | "error";
+
+/** One event's delivery into its live session, as a step hands it over. */
+export interface Delivery {
+  turn: Turn;
+  /** The live session as the turn saw it. */
+  live: SessionRecord;
+  /** The event as the `input_received` hooks left it. */
+  event: RoutedEvent;
+  prompt: string;
+}
+
+/** What the steps ask of the gathered deliveries (`Deliveries` of `batch.ts`). */
+export interface DeliveryQueue {
+  /** Queues a delivery; resolves with its outcome once its batch was delivered (or failed). */
+  add(delivery: Delivery): Promise<Handled>;
+  /** Whether a delivery of `deliveryId` into `ref`'s session waits, is under way or waits for its note. */
+  has(ref: string, deliveryId: string): boolean;
+  /** Resolves once nothing waits, is under way or waits for its note for `ref`. */
+  drain(ref: string): Promise<void>;
+  /** Deliveries under way and waiting, over all sessions. */
+  readonly size: { running: number; waiting: number };
 }
 
 /** A step's answer: the outcome, and whether it counts as done for the reaction (default: delivered). */
@@ -84,14 +112,16 @@ export class Turn {
   pickup(): void {
     if (this.#picked) return;
     this.#picked = true;
-    this.#reactions = this.deps.reactions.run(() => react(this, "started"));
+    this.#reactions = this.deps.reactions.run(() => this.deps.react(this, "started"));
   }
 
   /** After the turn: `completed` or `error` when it was picked up (after `started`). */
   async finish(ok: boolean): Promise<void> {
     if (!this.#picked) return;
     const state = ok ? "completed" : "error";
-    this.#reactions = this.#reactions.then(() => this.deps.reactions.run(() => react(this, state)));
+    this.#reactions = this.#reactions.then(() =>
+      this.deps.reactions.run(() => this.deps.react(this, state))
+    );
     await this.#reactions;
   }
 
