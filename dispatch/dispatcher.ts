@@ -31,6 +31,7 @@ import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
 import { KeyedQueue } from "./_queue.ts";
 import { FileStartMarks } from "./_arming.ts";
 import {
+  abortedWaiting,
   type Answer,
   deliverBatch,
   Deliveries,
@@ -99,7 +100,7 @@ export class SessionDispatcher implements Dispatcher {
     return new Promise((resolve, reject) => {
       this.#queue.run(event.workItem.ref, async () => {
         if (opts.signal?.aborted) {
-          resolve({ status: "failed", reason: "aborted", retry: true });
+          resolve(abortedWaiting());
           return;
         }
         const turn = new Turn(this.#deps, event, opts.signal);

@@ -82,7 +82,13 @@ Deno.test("an event whose dispatch was aborted while it gathered is handed back;
   await until(() => t.dispatcher.load.waiting === 2, "two gathered");
   abort.abort();
   held.resolve();
-  assert.deepEqual(await dropped, { status: "failed", reason: "aborted", retry: true });
+  assert.deepEqual(await dropped, {
+    status: "failed",
+    stage: "queue",
+    cause: "aborted",
+    message: "aborted",
+    retry: true,
+  });
   assert.equal((await kept).status, "delivered");
   await first;
   const last = t.runner.calls.at(-1)!.prompt!;

@@ -7,13 +7,20 @@
  *
  * @module
  */
-export type {
-  Dispatcher,
-  DispatchOutcome,
-  RoutedEvent,
-  RoutedKind,
-  Subject,
-  Via,
+export {
+  type DeliveredDetail,
+  type Dispatcher,
+  type DispatchFailure,
+  type DispatchOutcome,
+  type FailureCause,
+  type FailureStage,
+  reasonOf,
+  type RoutedEvent,
+  type RoutedKind,
+  SETTLED_REASONS,
+  type SettledReason,
+  type Subject,
+  type Via,
 } from "./types.ts";
 export { parseControl, type ParsedControl } from "./keywords.ts";
 export {

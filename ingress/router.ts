@@ -11,7 +11,13 @@
  *
  * @module
  */
-import type { Dispatcher, DispatchOutcome, RoutedEvent } from "../dispatch/mod.ts";
+import {
+  type Dispatcher,
+  type DispatchOutcome,
+  reasonOf,
+  type RoutedEvent,
+  type SettledReason,
+} from "../dispatch/mod.ts";
 import type { EventSink, Level } from "../events/mod.ts";
 import { GitHubError, isSelfAuthored } from "../github/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
@@ -50,10 +56,34 @@ const DROP_LEVEL: Partial<Record<DropReason, Level>> = {
   "unauthorized-actor": "warning",
 };
 
-/** Dispatch outcomes after which the same delivery id is let through again (case 42). */
+/**
+ * The settled reasons after which the same delivery id is let through again: only an item that
+ * was not armed, which a label added later may arm.
+ */
+const RELEASES: Readonly<Record<SettledReason, boolean>> = {
+  "duplicate-delivery": false,
+  "comment-deleted": false,
+  "ambiguous": false,
+  "session-paused": false,
+  "session-exists": false,
+  "spawn-policy": true,
+  "awaiting-start": false,
+  "no-session": false,
+  "hook-refused": false,
+  "input-refused": false,
+  "unauthorized-actor": false,
+  "not-armed": false,
+  "command-rejected": false,
+  "command": false,
+};
+
+/**
+ * Dispatch outcomes after which the same delivery id is let through again (forgotten by the
+ * dedup cache): a failure worth retrying, and a settle that may change (`RELEASES`).
+ */
 function releases(outcome: DispatchOutcome): boolean {
   return (outcome.status === "failed" && outcome.retry) ||
-    (outcome.status === "settled" && outcome.reason === "spawn-policy");
+    (outcome.status === "settled" && RELEASES[outcome.reason]);
 }
 
 /** The text's author when someone else acted (an edit, a deletion, a dismissal), else `null`. */
@@ -235,8 +265,8 @@ export class Router implements RouteSink {
     try {
       return await this.#dispatcher.dispatch(event, { signal });
     } catch (error) {
-      const reason = messageOf(error);
-      return { status: "failed", reason, retry: true };
+      const message = messageOf(error);
+      return { status: "failed", stage: "dispatch", cause: "error", message, retry: true };
     }
   }
 
@@ -265,7 +295,7 @@ export class Router implements RouteSink {
       author: event.author ?? null,
       labeled: event.labeled,
       outcome: outcome.status,
-      reason: outcome.status === "delivered" ? null : outcome.reason,
+      reason: reasonOf(outcome),
       will_retry: outcome.status === "failed" && outcome.retry,
       linked_from: event.linkedFrom ?? null,
     }, { level: outcome.status === "failed" ? "warning" : "info" });

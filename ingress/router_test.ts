@@ -128,9 +128,17 @@ Deno.test("the dedup cache is bounded by dedupCacheSize: the oldest id is forgot
 // case 42
 for (
   const [name, outcome, released] of [
-    ["a retryable failure", { status: "failed", reason: "boom", retry: true }, true],
+    [
+      "a retryable failure",
+      { status: "failed", stage: "deliver", cause: "error", message: "boom", retry: true },
+      true,
+    ],
     ["a spawn-policy settle", { status: "settled", reason: "spawn-policy" }, true],
-    ["a final failure", { status: "failed", reason: "bad", retry: false }, false],
+    [
+      "a final failure",
+      { status: "failed", stage: "spawn", cause: "error", message: "bad", retry: false },
+      false,
+    ],
     ["an awaiting-start settle", { status: "settled", reason: "awaiting-start" }, false],
     ["a delivery", { status: "delivered" }, false],
   ] as const
@@ -156,9 +164,12 @@ Deno.test("a dispatcher that throws counts as a retryable failure, and the id is
   assert.equal(result.status, "routed");
   assert.deepEqual(result.status === "routed" && result.outcomes[0].outcome, {
     status: "failed",
-    reason: "queue closed",
+    stage: "dispatch",
+    cause: "error",
+    message: "queue closed",
     retry: true,
   });
+  assert.equal(sink.ofType("routing.routed")[0].reason, "dispatch: queue closed");
   assert.equal(sink.ofType("routing.routed")[0].level, "warning");
   await router.route(ev);
   assert.equal(dispatcher.events.length, 2);
@@ -462,7 +473,9 @@ Deno.test("no routing event carries a comment's or review's body", async () => {
   const { router, sink, dispatcher } = testRouter();
   const secret = "TOP-SECRET-BODY-TEXT";
   dispatcher.answer = (e) =>
-    e.kind === "review" ? { status: "failed", reason: "x", retry: false } : { status: "delivered" };
+    e.kind === "review"
+      ? { status: "failed", stage: "deliver", cause: "error", message: "x", retry: false }
+      : { status: "delivered" };
   await router.route(ingress("issue_comment", issueCommentPayload({ text: secret })));
   await router.route(ingress("issue_comment", issueCommentPayload({ text: secret, login: "eve" })));
   await router.route(ingress("pull_request_review", reviewPayload({ text: secret })));

@@ -107,7 +107,13 @@ export function closureText(record: SessionRecord, o: { why: string; retained: b
  */
 export async function explainRefusal(
   turn: Turn,
-  o: { point: string; hook: string; reason: string; what: Refused; settle: string },
+  o: {
+    point: string;
+    hook: string;
+    reason: string;
+    what: Refused;
+    settle: "hook-refused" | "input-refused";
+  },
 ): Promise<Handled> {
   turn.emit("dispatch.hook_refused", { point: o.point, hook: o.hook, reason: o.reason });
   const about = o.what === "deliver" ? turn.event.subject?.url : undefined;

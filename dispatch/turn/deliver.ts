@@ -8,7 +8,7 @@
  * @module
  */
 import type { RoutedEvent } from "../types.ts";
-import type { Later, Turn } from "./turn.ts";
+import { abortedWaiting, type Handled, type Later, type Turn } from "./turn.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { Pending, Sent } from "./batch.ts";
 import type { HostedSession } from "../seams.ts";
@@ -46,7 +46,7 @@ export async function deliverBatch(all: Pending[], landed: string[] = []): Promi
   const batch: Pending[] = [];
   for (const p of all) {
     if (p.turn.signal?.aborted) {
-      p.resolve({ outcome: { status: "failed", reason: "aborted", retry: true } });
+      p.resolve({ outcome: abortedWaiting() });
     } else batch.push(p);
   }
   if (batch.length === 0) return [];
@@ -114,7 +114,7 @@ export async function noteSent(sent: Sent[]): Promise<void> {
 }
 
 /** The harness was gone: relaunched with this event's prompt (the `session_spawn` hooks asked). */
-async function relaunch(p: Pending, hosted: HostedSession) {
+async function relaunch(p: Pending, hosted: HostedSession): Promise<Handled> {
   // a relaunch boots a harness: bounded like the turns' launches, in a pool of its own
   const release = await p.turn.deps.launches.take();
   try {
@@ -154,7 +154,11 @@ async function note(batch: Pending[]): Promise<void> {
   }
 }
 
-function delivered(p: Pending, hosted: HostedSession, o: { respawned: boolean; batch: number }) {
+function delivered(
+  p: Pending,
+  hosted: HostedSession,
+  o: { respawned: boolean; batch: number },
+): Handled {
   p.turn.emit("dispatch.delivered", {
     kind: p.event.kind,
     gh_event: p.event.ghEvent,
@@ -164,6 +168,6 @@ function delivered(p: Pending, hosted: HostedSession, o: { respawned: boolean; b
     batch: o.batch,
   });
   return {
-    outcome: { status: "delivered" as const, detail: o.respawned ? "respawned" : "delivered" },
+    outcome: { status: "delivered", detail: o.respawned ? "respawned" : "delivered" },
   };
 }

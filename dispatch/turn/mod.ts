@@ -12,6 +12,7 @@
  * @module
  */
 export {
+  abortedWaiting,
   type Answer,
   type Deps,
   type Handled,

@@ -12,7 +12,15 @@ import { messageOf } from "../../errors.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { SessionDispatcherOptions, StartMarks } from "../seams.ts";
 import type { PromptTemplates } from "../prompts.ts";
-import type { DispatchOutcome, RoutedEvent } from "../types.ts";
+import type {
+  DispatchFailure,
+  DispatchOutcome,
+  DroppedReason,
+  FailureCause,
+  FailureStage,
+  RoutedEvent,
+  SettledReason,
+} from "../types.ts";
 import type { Lane } from "../_lane.ts";
 import type { Slots } from "../_slots.ts";
 
@@ -70,6 +78,11 @@ export interface Later {
 
 /** What a turn's step answers: its outcome now, or later. */
 export type Answer = Handled | Later;
+
+/** An event whose dispatch was aborted before its turn (or its batch) began: handed back. */
+export function abortedWaiting(): DispatchFailure {
+  return { status: "failed", stage: "queue", cause: "aborted", message: "aborted", retry: true };
+}
 
 /** A harness call that outlived `dispatchTimeoutSeconds`. */
 export class DispatchTimeout extends Error {
@@ -137,12 +150,12 @@ export class Turn {
   }
 
   /** Settled: decided, nothing more to do, never retried. */
-  settled(reason: string, ok?: boolean): Handled {
+  settled(reason: SettledReason, ok?: boolean): Handled {
     return { outcome: { status: "settled", reason }, ...(ok !== undefined ? { ok } : {}) };
   }
 
-  /** `dispatch.dropped` and settled (spawn-policy, awaiting-start, session-paused). */
-  dropped(reason: string): Handled {
+  /** `dispatch.dropped` and settled. */
+  dropped(reason: DroppedReason): Handled {
     this.emit("dispatch.dropped", {
       reason,
       kind: this.event.kind,
@@ -152,11 +165,19 @@ export class Turn {
     return this.settled(reason);
   }
 
-  /** `dispatch.failed` {stage, error, will_retry} and the failed outcome. */
-  failed(stage: string, err: unknown, retry = true): DispatchOutcome {
+  /**
+   * `dispatch.failed` {stage, error, will_retry} and the failed outcome, its cause told by `err`:
+   * a {@linkcode DispatchTimeout}, the turn's own signal (a stop), or anything else.
+   */
+  failed(stage: FailureStage, err: unknown, retry = true): DispatchFailure {
     const error = messageOf(err);
     this.emit("dispatch.failed", { stage, error, will_retry: retry }, "warning");
-    return { status: "failed", reason: `${stage}: ${error}`, retry };
+    const cause: FailureCause = err instanceof DispatchTimeout
+      ? "timeout"
+      : this.signal?.aborted
+      ? "aborted"
+      : "error";
+    return { status: "failed", stage, cause, message: error, retry };
   }
 
   /**
