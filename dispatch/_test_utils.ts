@@ -311,7 +311,7 @@ function base(number: number, o: EventOpts) {
     via: "gh-webhook" as const,
     actor: o.actor === undefined ? "alice" : o.actor,
     labeled: o.labeled ?? true,
-    repository: { full_name: repo },
+    repository: repo,
   };
 }
 
@@ -319,7 +319,7 @@ function base(number: number, o: EventOpts) {
 export function comment(number: number, body: string, o: EventOpts = {}): RoutedEvent {
   const b = base(number, o);
   const id = 1000 + seq;
-  const url = `https://github.com/${b.repository.full_name}/issues/${number}#issuecomment-${id}`;
+  const url = `https://github.com/${b.repository}/issues/${number}#issuecomment-${id}`;
   return {
     workItem: b.workItem,
     kind: "comment",
@@ -331,12 +331,8 @@ export function comment(number: number, body: string, o: EventOpts = {}): Routed
     labeled: b.labeled,
     text: body,
     subject: { kind: "issue_comment", id, url, number },
-    payload: {
-      action: o.action ?? "created",
-      issue: { number, html_url: `https://github.com/${b.repository.full_name}/issues/${number}` },
-      comment: { id, body, html_url: url, user: { login: b.actor } },
-      repository: b.repository,
-    },
+    repository: b.repository,
+    item: { kind: "issue", url: `https://github.com/${b.repository}/issues/${number}` },
   };
 }
 
@@ -355,12 +351,9 @@ export function itemEvent(number: number, o: EventOpts = {}): RoutedEvent {
     labeled: b.labeled,
     text: "",
     subject: { kind: "issue", id: 77, number },
-    payload: {
-      action,
-      issue: { number, title: "Fix the thing", state: "open" },
-      label: { name: "the-loop: auto-execute" },
-      repository: b.repository,
-    },
+    repository: b.repository,
+    item: { kind: "issue", title: "Fix the thing", state: "open" },
+    label: "the-loop: auto-execute",
   };
 }
 
@@ -382,10 +375,8 @@ export function ciEvent(number: number, o: EventOpts = {}): RoutedEvent {
     actor: null,
     labeled: false,
     text: "",
-    payload: {
-      workflow_run: { name: "ci", conclusion: "failure", head_branch: `issue-${number}` },
-      repository: b.repository,
-    },
+    repository: b.repository,
+    ci: { name: "ci", conclusion: "failure", branch: `issue-${number}` },
   };
 }
 
@@ -408,7 +399,7 @@ export function closeEvent(
     close: { state: o.merged ? "merged" : "closed", own: o.own ?? true },
     ...(o.linkedFrom ? { linkedFrom: o.linkedFrom } : {}),
     subject: { kind: "issue", id: 78, number },
-    payload: { action: "closed", repository: b.repository },
+    repository: b.repository,
   };
 }
 

@@ -98,7 +98,7 @@ export class DryRunDispatcher implements Dispatcher {
   }
 
   #sessionsView(): DispatchSessions {
-    const view = {
+    return {
       lookup: async (ref: string, id: string) => {
         this.#current.set(ref, id); // the first question of every turn
         const { duplicate } = await this.#real.sessions.lookup(ref, id);
@@ -136,7 +136,6 @@ export class DryRunDispatcher implements Dispatcher {
         return live;
       },
     };
-    return view as unknown as DispatchSessions;
   }
 
   #controlView(): DispatchControlStore {

@@ -8,12 +8,14 @@
  * @module
  */
 export {
+  type CiFacts,
   type DeliveredDetail,
   type Dispatcher,
   type DispatchFailure,
   type DispatchOutcome,
   type FailureCause,
   type FailureStage,
+  type ItemFacts,
   reasonOf,
   type RoutedEvent,
   type RoutedKind,

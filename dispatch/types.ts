@@ -30,7 +30,7 @@ export type RoutedKind =
   | "ci"
   | "presence";
 
-/** The comment, review or item an event is about: where reactions go and what notes link to. */
+/** The comment, review or item an event is about: where reactions go and what comments link to. */
 export interface Subject {
   kind: "issue_comment" | "review" | "review_comment" | "issue";
   /** The REST id (numeric) when known. */
@@ -44,6 +44,33 @@ export interface Subject {
   /** Inline review comments: the file and line (`line`, else `original_line`). */
   path?: string;
   line?: number | null;
+}
+
+/**
+ * The issue or pull request an event's payload carries: the work item itself, or, for an event
+ * reached through a pull request's linkage, that pull request.
+ */
+export interface ItemFacts {
+  kind: "issue" | "pull_request";
+  /** Its `html_url`. */
+  url?: string;
+  title?: string;
+  /** `open` or `closed`. */
+  state?: string;
+  /** A pull request's head branch. */
+  branch?: string;
+}
+
+/** What a CI event reports: its workflow run, check run or check suite, or its commit status. */
+export interface CiFacts {
+  /** The run's name, or a status's `context`. */
+  name?: string;
+  status?: string;
+  /** The run's conclusion, or a status's `state`. */
+  conclusion?: string;
+  branch?: string;
+  /** The run's `html_url`, or a status's `target_url`. */
+  url?: string;
 }
 
 /** One routed event for one work item. */
@@ -77,8 +104,19 @@ export interface RoutedEvent {
   close?: { state: "closed" | "merged"; own: boolean };
   /** When this work item was reached through a PR's linkage: the PR's ref. */
   linkedFrom?: string;
-  /** The payload as delivered (GitHub's webhook shape; the poller builds the same shape). */
-  payload: Record<string, unknown>;
+  /**
+   * The repository the event happened in (`repository.full_name`; a linked pull request's may
+   * be another than the work item's), `""` when the payload names none.
+   */
+  repository: string;
+  /** The issue or pull request the event is on, when the payload carries one (never for CI). */
+  item?: ItemFacts;
+  /** A submitted review's state (`approved`, `changes_requested`, `commented`). */
+  reviewState?: string;
+  /** The label a `labeled` or `unlabeled` event added or removed. */
+  label?: string;
+  /** CI events only: what the run or status reports. */
+  ci?: CiFacts;
 }
 
 /**

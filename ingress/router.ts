@@ -27,7 +27,7 @@ import { DedupCache, DEFAULT_DEDUP_CACHE_SIZE } from "./dedup.ts";
 import { branchOnly, type Candidate, extractWorkItems, locate, prRef } from "./extract.ts";
 import { isLabeled } from "./labeled.ts";
 import { eventFilter } from "./policy.ts";
-import { closeStateOf, kindOf, subjectOf, textOf } from "./shape.ts";
+import { closeStateOf, factsOf, kindOf, subjectOf, textOf } from "./shape.ts";
 import { messageOf } from "../errors.ts";
 import type {
   DropReason,
@@ -179,7 +179,7 @@ export class Router implements RouteSink {
       ...(author ? { author } : {}),
       labeled: isLabeled(ev.payload, policy.autoExecuteLabel),
       text,
-      payload: ev.payload,
+      ...factsOf(ev.ghEvent, ev.payload),
     };
     const subject = subjectOf(ev.ghEvent, ev.payload);
     const outcomes: { event: RoutedEvent; outcome: DispatchOutcome }[] = [];

@@ -29,7 +29,13 @@ Deno.test("an issue comment by an allowed login is routed as one comment value",
   assert.equal(ev.text, "please look");
   assert.equal(ev.deliveryId, "d1");
   assert.equal(ev.via, "gh-webhook");
-  assert.equal(ev.payload, payload);
+  assert.equal(ev.repository, "octo/repo");
+  assert.deepEqual(ev.item, {
+    kind: "issue",
+    url: payload.issue.html_url,
+    title: "item 15",
+    state: "open",
+  });
   assert.deepEqual(ev.subject, {
     kind: "issue_comment",
     id: payload.comment.id,

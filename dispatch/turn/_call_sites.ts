@@ -31,10 +31,8 @@ export interface Verdict {
 /** What the event says its work item is: an issue, a pull request, or `""` (unknown). */
 function kindOf(event: RoutedEvent): WorkItemKind {
   if (event.linkedFrom) return "issue"; // reached through a PR: a linked issue
-  const issue = event.payload.issue as { pull_request?: unknown } | undefined;
-  if (event.ghEvent.startsWith("pull_request") || issue?.pull_request) return "pull-request";
-  if (event.ghEvent === "issues" || event.ghEvent === "issue_comment") return "issue";
-  return "";
+  const ITEM_KIND = { issue: "issue", pull_request: "pull-request" } as const;
+  return event.item ? ITEM_KIND[event.item.kind] : "";
 }
 
 /** The work item of the turn, as the hooks see it. */

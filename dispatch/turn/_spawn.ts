@@ -18,15 +18,10 @@ import { announce, explainRefusal } from "./comments.ts";
 import { spawnPrompt } from "./_render.ts";
 import { tmuxSessionName } from "../runners/mod.ts";
 
-/** The work item's browser URL: the payload's when the event is its own, else built. */
+/** The work item's browser URL: the event's when the event is its own, else built. */
 function itemUrl(event: RoutedEvent): string {
-  const p = event.payload as {
-    issue?: { html_url?: unknown };
-    pull_request?: { html_url?: unknown };
-  };
-  const own = event.linkedFrom ? undefined : p.issue?.html_url ?? p.pull_request?.html_url;
-  if (typeof own === "string" && own) return own;
-  return webUrlOf(event.workItem);
+  const own = event.linkedFrom ? undefined : event.item?.url;
+  return own || webUrlOf(event.workItem);
 }
 
 /**

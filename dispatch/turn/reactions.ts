@@ -15,9 +15,7 @@ import type { ReactionState, Turn } from "./turn.ts";
 
 /** The repository the event's subject lives in (a linked PR's may be another one). */
 function subjectRepo(event: RoutedEvent): string {
-  const repository = event.payload.repository as { full_name?: unknown } | undefined;
-  const name = repository?.full_name;
-  return typeof name === "string" && name.includes("/") ? name : repoOf(event.workItem);
+  return event.repository.includes("/") ? event.repository : repoOf(event.workItem);
 }
 
 /** Where a reaction to `event` goes; `undefined` when it has no reactable subject. */
