@@ -1,5 +1,5 @@
 /**
- * The dispatcher (issue #10): the daemon's back half behind the router's {@linkcode Dispatcher}
+ * The dispatcher: the daemon's back half behind the router's {@linkcode Dispatcher}
  * seam. A routed event becomes a prompt delivered into its work item's session, a new session
  * in its own checkout, a control action, or a closure — with the lifecycle hooks asked at each
  * of their moments. `docs/dispatch.md` tells the whole story; in short:
@@ -9,14 +9,14 @@
  *   `dispatchTimeoutSeconds`;
  * - a delivery into a live session gives the item's queue back at once: the prompts that gather
  *   while an earlier delivery into that session is under way go in next, together, in order
- *   (`_batch.ts`);
+ *   (`turn/batch.ts`);
  * - a delivery id a session already took is settled `duplicate-delivery`; one marked in flight
  *   on it (pasted, maybe, just before a crash) is delivered again, its prompt saying it may repeat;
  * - a comment carrying one control keyword is executed and never forwarded; two are ambiguous;
  * - every prompt is made terminal-safe before a runner gets it (`_safe_runner.ts`): no control
  *   character, paste marker or key sequence reaches a harness;
  * - with no session, the spawn policy (`spawnOnUnmatched`, `requireStartCommand`) decides;
- * - reactions (👀 then 🎉 or 😕), the spawn announcement and refusal notes are best-effort
+ * - reactions (👀 then 🎉 or 😕), the spawn announcement and refusal comments are best-effort
  *   comments and reactions through the GitHub client, never the dispatch's outcome.
  *
  * ```ts
@@ -46,7 +46,7 @@ import { Lane } from "./_lane.ts";
 import { Slots } from "./_slots.ts";
 import { terminalSafe } from "./_safe_runner.ts";
 
-/** The dispatcher of issue #10 (see the module doc). */
+/** The dispatcher (see the module doc). */
 export class SessionDispatcher implements Dispatcher {
   readonly #deps: Deps;
   readonly #queue: KeyedQueue;

@@ -137,7 +137,7 @@ export interface ControlResult {
 }
 
 /**
- * The execution-control actions (cases 59–60, 68), applied the same way from a comment and from
+ * The execution-control actions, applied the same way from a comment and from
  * a CLI verb: `start` records the start (the next event or cycle spawns); `pause` marks the live
  * session paused (with no session it is still recorded); `resume` needs a paused session
  * (else rejected `nothing-to-resume`, nothing recorded); `stop` closes the session (ending its
@@ -170,7 +170,7 @@ export type SessionPatch = Partial<
 export interface DispatchHooks {
   /** Runs `point`'s hooks over `ctx` and returns it, decisions applied. Never throws. */
   run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>>;
-  /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ note. */
+  /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ comment. */
   refuserOf?(ctx: object): string | undefined;
 }
 

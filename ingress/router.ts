@@ -220,7 +220,7 @@ export class Router implements RouteSink {
     return extractWorkItems(ev.ghEvent, ev.payload, closing ?? []);
   }
 
-  /** Drops refs invented by a branch name that GitHub says do not exist (case 45). */
+  /** Drops refs invented by a branch name that GitHub says do not exist. */
   async #checkExistence(ctx: Ctx, items: Candidate[]): Promise<Candidate[]> {
     const out: Candidate[] = [];
     for (const c of items) {

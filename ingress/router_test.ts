@@ -82,7 +82,7 @@ Deno.test("routing.routed is written after the dispatcher answered, with its out
   assert.equal(routed.reason, "awaiting-start");
 });
 
-// case 40
+// the event filter: the default set of routable events, or the configured list
 Deno.test("an event outside the filter is dropped as disabled-event at debug level", async () => {
   const { router, dispatcher, sink } = testRouter({ policy: { events: ["issues"] } });
   const result = await router.route(
@@ -105,7 +105,7 @@ Deno.test("an empty event list means the default set", async () => {
   assert.equal(dispatcher.events.length, 1);
 });
 
-// case 41
+// one delivery id is dispatched once
 Deno.test("the same delivery twice is dispatched once; the second is duplicate-delivery", async () => {
   const { router, dispatcher, sink } = testRouter({ live: [I15] });
   const payload = issueCommentPayload({ number: 15 });
@@ -131,7 +131,7 @@ Deno.test("the dedup cache is bounded by dedupCacheSize: the oldest id is forgot
   assert.equal(dispatcher.events.length, 4);
 });
 
-// case 42
+// a retryable failure or a spawn-policy drop releases the delivery id for a redelivery
 for (
   const [name, outcome, released] of [
     [
@@ -181,7 +181,7 @@ Deno.test("a dispatcher that throws counts as a retryable failure, and the id is
   assert.equal(dispatcher.events.length, 2);
 });
 
-// case 50
+// a config reload applies to the next event; the dedup cache is kept
 Deno.test("setPolicy applies to the next event and keeps the dedup cache", async () => {
   const { router, dispatcher, sink } = testRouter({ policy: { authorizedUsers: ["alice"] } });
   const byCarol = issueCommentPayload({ login: "carol" });
@@ -201,7 +201,7 @@ Deno.test("setPolicy applies to the next event and keeps the dedup cache", async
   assert.equal(dispatcher.events[2].labeled, true);
 });
 
-// case 43
+// work-item extraction: the refs an event names
 Deno.test("an event naming no work item is dropped as no-work-item", async () => {
   const { router, dispatcher, sink } = testRouter();
   const push = { ref: "refs/heads/main", repository: { full_name: "octo/repo" } };
@@ -216,7 +216,7 @@ Deno.test("an event naming no work item is dropped as no-work-item", async () =>
   assert.equal(sink.ofType("routing.dropped").at(-1)!.level, "info");
 });
 
-// case 44, with 34: the linked issue's session gets the PR's comment
+// PR linkage: the linked issue's session gets the PR's comment
 Deno.test("a PR comment goes to the linked issue's live session, reached through the PR", async () => {
   const { router, dispatcher, github, sink } = testRouter({ live: [I15] });
   github.closing.set("octo/repo#42", [{ repo: "octo/repo", number: 15 }]);
@@ -275,7 +275,7 @@ Deno.test("a failing closingIssues call keeps the event, routed by branch and ke
   assert.match(String(warn.error), /rate limited/);
 });
 
-// case 45
+// a ref only a branch name gives is checked for existence
 Deno.test("a ref only a branch name invents is checked, and dropped on 404", async () => {
   const { router, dispatcher, github, sink } = testRouter();
   const payload = pullRequestPayload({ number: 42, head: "feature/issue-285", action: "opened" });
@@ -335,7 +335,7 @@ Deno.test("a CI run's branch issue is checked too, and all refs gone means no-wo
   assert.equal(sink.ofType("routing.dropped")[0].reason, "no-work-item");
 });
 
-// case 46
+// actor authorization: the comment's, the review's or the sender's login, against the allowlist
 Deno.test("an actor outside the allowlist is dropped at warning level, naming the actor", async () => {
   const { router, dispatcher, sink } = testRouter();
   const result = await router.route(
@@ -394,7 +394,7 @@ Deno.test("a comment with no author is unauthorized (fail closed)", async () => 
   assert.equal(sink.ofType("routing.dropped")[0].actor, null);
 });
 
-// case 47
+// a self-marked body is dropped before the allowlist is asked
 Deno.test("a self-marked comment is dropped as self-authored, before the allowlist", async () => {
   const { router, dispatcher, sink } = testRouter();
   const text = markSelfAuthored("Started a session.");
@@ -411,7 +411,7 @@ Deno.test("a self-marked comment is dropped as self-authored, before the allowli
   assert.equal(sink.ofType("routing.dropped")[0].level, "info");
 });
 
-// case 48
+// the labeled flag: the label added, or among the item's labels
 Deno.test("labeled: from a labeled action, from the current labels, never from an empty label", async () => {
   const { router, dispatcher } = testRouter();
   await router.route(ingress("issues", issuesPayload({ action: "labeled", label: LABEL })));
@@ -426,7 +426,7 @@ Deno.test("labeled: from a labeled action, from the current labels, never from a
   assert.equal(dispatcher.events.at(-1)!.labeled, false);
 });
 
-// case 49
+// close semantics: an issue's close closes its session; a PR's only its own
 Deno.test("an issue close is one close value of its own, past the allowlist", async () => {
   const { router, dispatcher } = testRouter();
   await router.route(ingress("issues", issuesPayload({ action: "closed", sender: "stranger" })));

@@ -1,5 +1,5 @@
 /**
- * The execution-control actions (cases 59–60, 68), one implementation for a keyword in a comment
+ * The execution-control actions, one implementation for a keyword in a comment
  * and for a CLI verb. Each check-and-change runs under the work item's registry lock, and the
  * control record (`<registryDir>/control/<slug>.json`) is written under that lock too, so the
  * session and its last command never disagree:

@@ -1,5 +1,5 @@
 /**
- * Sessions (issue #10): the registry's write side ({@linkcode SessionStore}: one JSON file per
+ * Sessions: the registry's write side ({@linkcode SessionStore}: one JSON file per
  * session, one live session per work item, every change a read-modify-write under an OS file
  * lock), the execution-control actions ({@linkcode SessionControl}, the `ControlActions` of
  * `../seams.ts`), the `input_received` gate in front of them ({@linkcode admitControl}) and the

@@ -1,5 +1,5 @@
 /**
- * Harness trust (issue #10): pre-answering a harness's trust and onboarding dialogs before a
+ * Harness trust: pre-answering a harness's trust and onboarding dialogs before a
  * spawn, so an unattended session does not stall on a modal. {@linkcode ClaudeTrust} writes
  * Claude Code's keys; `cursor-agent` has no such config (a no-op). See `docs/workspaces.md`.
  *

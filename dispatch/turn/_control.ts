@@ -1,5 +1,5 @@
 /**
- * A control command from a comment (cases 54, 58–60): asked of `input_received` (kind
+ * A control command from a comment: asked of `input_received` (kind
  * `command`) first — a refusal is `control.rejected` {reason: input-refused} — then applied
  * through the control actions, and never forwarded to the agent.
  *

@@ -1,5 +1,5 @@
 /**
- * A new session for a work item (case 62), in this order: `work_item_start` once per arming (a
+ * A new session for a work item, in this order: `work_item_start` once per arming (a
  * refusal disarms the item), the checkout (`workspace.enabled`), harness trust, the spawn prompt
  * and `session_spawn` (which may rewrite it or refuse the launch), the runner's spawn, the
  * registry (`session.registered`), `session.spawned`, `session_spawned`, and the announcement
@@ -26,7 +26,7 @@ function itemUrl(event: RoutedEvent): string {
 
 /**
  * Asks `work_item_start` when this arming has not been asked yet. A refusal disarms the item
- * (its control record and marker cleared), posts one note and settles: the Handled to return.
+ * (its control record and marker cleared), posts one comment and settles: the Handled to return.
  */
 async function ensureStarted(
   turn: Turn,

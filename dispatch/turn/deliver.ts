@@ -1,7 +1,7 @@
 /**
  * A delivery into a live, active session: the event prompt rendered (from the event as the
  * `input_received` hooks left its text) and handed to the session's gathered deliveries
- * (`_batch.ts`); a batch goes to the runner as one prompt — or, when the harness is gone, the
+ * (`batch.ts`); a batch goes to the runner as one prompt — or, when the harness is gone, the
  * session is relaunched on the first prompt of it — and its delivery ids are noted on the session
  * (at-most-once), behind the session's next batch.
  *
@@ -24,7 +24,7 @@ export const BATCH_SEPARATOR = "\n\n---\n\n";
  * The first line of the prompt of a delivery that was in flight at a crash (marked on its
  * session before its paste, never noted after it): it may have reached the session already.
  */
-export const REPEAT_NOTE =
+export const REPEAT_LINE =
   "(the-loop: this may repeat a message delivered just before a restart; if you already acted " +
   "on it, do not act on it again.)";
 
@@ -32,7 +32,7 @@ export const REPEAT_NOTE =
 export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): Later {
   turn.pickup();
   const rendered = eventPrompt(turn, event);
-  const prompt = turn.repeat ? `${REPEAT_NOTE}\n\n${rendered}` : rendered;
+  const prompt = turn.repeat ? `${REPEAT_LINE}\n\n${rendered}` : rendered;
   if (turn.repeat) turn.emit("dispatch.repeat", { gh_event: event.ghEvent }, "warning");
   return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
 }

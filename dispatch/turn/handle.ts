@@ -12,7 +12,7 @@
  * A delivery id the session already took (or holds in a batch not yet delivered) is settled
  * `duplicate-delivery` first; one it marked in flight (before a paste whose note never came: a
  * crash) is delivered again, its prompt saying so. A delivery into a live session is handed to the session's batch
- * (`_batch.ts`) and answered later; every other step that acts on the session (a command, a
+ * (`batch.ts`) and answered later; every other step that acts on the session (a command, a
  * closure, a spawn) first waits until the session's earlier deliveries are done.
  *
  * @module

@@ -22,6 +22,6 @@ export {
 } from "./turn.ts";
 export { handle } from "./handle.ts";
 export { Deliveries, MAX_BATCH_CHARS } from "./batch.ts";
-export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_NOTE } from "./deliver.ts";
+export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_LINE } from "./deliver.ts";
 export { react, reactionTarget } from "./reactions.ts";
 export { announcementText } from "./comments.ts";

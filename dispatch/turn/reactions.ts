@@ -1,5 +1,5 @@
 /**
- * Reactions (case 63): `started` (👀) when an event is picked up, then `completed` (🎉) or
+ * Reactions: `started` (👀) when an event is picked up, then `completed` (🎉) or
  * `error` (😕), on the comment or review comment that triggered it, or on the issue or pull
  * request itself (reviews, presence, label events). An event with nothing to react on (CI) gets
  * none; `reactions.enabled: false` or a state set to `""` makes no request. Best-effort: a

@@ -104,7 +104,7 @@ export class Turn {
   readonly config: RoutingConfig;
   /**
    * This delivery id was marked in flight on the session and never noted delivered: a crash may
-   * have pasted it already, so its prompt says it may repeat (`REPEAT_NOTE` of `_deliver.ts`).
+   * have pasted it already, so its prompt says it may repeat (`REPEAT_LINE` of `deliver.ts`).
    */
   repeat = false;
   #picked = false;

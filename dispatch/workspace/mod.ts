@@ -1,5 +1,5 @@
 /**
- * Per-work-item checkouts (issue #10): {@linkcode GitWorkspaces} keeps one bare clone per
+ * Per-work-item checkouts: {@linkcode GitWorkspaces} keeps one bare clone per
  * repository under `<root>/.cache/` and gives each work item a `git worktree` on its own branch.
  * The token reaches git by environment only. See `docs/workspaces.md`.
  *
