@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { parseWorkItem, slugOf } from "../state/work_item.ts";
-import type { StartMarks } from "./dispatcher.ts";
+import type { StartMarks } from "./seams.ts";
 
 /** Start markers under a control folder. */
 export class FileStartMarks implements StartMarks {

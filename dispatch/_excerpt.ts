@@ -15,11 +15,6 @@ import type { RoutedEvent } from "./types.ts";
 /** The most an excerpt takes, in UTF-8 bytes (fences and labels included). */
 export const EXCERPT_MAX_BYTES = 4096;
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === "object" && v !== null ? v as Obj : {});
-const str = (v: unknown): string | undefined =>
-  typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
-
 const encoder = new TextEncoder();
 const NOT_ASCII = /[\u0080-\uffff]/;
 /** `s`'s length in UTF-8 bytes (ASCII, the usual case, without encoding it). */
@@ -27,8 +22,7 @@ const bytes = (s: string) => (NOT_ASCII.test(s) ? encoder.encode(s).length : s.l
 
 /** The facts worth telling, one `key: value` line each. */
 function facts(event: RoutedEvent): string[] {
-  const p = event.payload;
-  const item = obj(p.pull_request ?? p.issue);
+  const item = event.item;
   const lines: string[] = [];
   const add = (key: string, value: string | undefined) => {
     if (value === undefined) return;
@@ -38,24 +32,24 @@ function facts(event: RoutedEvent): string[] {
   add("event", `${event.ghEvent}${event.action ? ` (${event.action})` : ""}`);
   if (event.actor) add("author", `@${event.author ?? event.actor}`);
   if (event.author && event.actor) add(`${event.action} by`, `@${event.actor}`);
-  add("url", event.subject?.url ?? str(item.html_url));
+  add("url", event.subject?.url ?? item?.url);
   if (event.subject?.path) {
     add("file", `${event.subject.path}${event.subject.line ? `:${event.subject.line}` : ""}`);
   }
-  if (event.kind === "review") add("review state", str(obj(p.review).state));
+  if (event.kind === "review") add("review state", event.reviewState);
   if (event.kind === "item" || event.kind === "presence") {
-    add("title", str(item.title));
-    add("state", str(item.state));
-    add("head", str(obj(item.head).ref));
-    if (event.action === "labeled") add("label", str(obj(p.label).name));
+    add("title", item?.title);
+    add("state", item?.state);
+    add("head", item?.branch);
+    if (event.action === "labeled") add("label", event.label);
   }
   if (event.kind === "ci") {
-    const run = obj(p.workflow_run ?? p.check_run ?? p.check_suite);
-    add("name", str(run.name) ?? str(p.context));
-    add("status", str(run.status));
-    add("conclusion", str(run.conclusion) ?? str(p.state));
-    add("branch", str(run.head_branch));
-    add("details", str(run.html_url) ?? str(p.target_url));
+    const ci = event.ci ?? {};
+    add("name", ci.name);
+    add("status", ci.status);
+    add("conclusion", ci.conclusion);
+    add("branch", ci.branch);
+    add("details", ci.url);
   }
   if (event.linkedFrom) add("reached through", event.linkedFrom);
   return lines;

@@ -9,7 +9,7 @@
  * @module
  */
 import { promptSafe } from "../terminal.ts";
-import type { DispatchRunner } from "./dispatcher.ts";
+import type { DispatchRunner } from "./seams.ts";
 
 /** `runner` with every prompt made terminal-safe before it gets it (all else passed through). */
 export function terminalSafe(runner: DispatchRunner): DispatchRunner {

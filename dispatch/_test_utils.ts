@@ -13,10 +13,15 @@ import { ControlStore } from "../state/control.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { parseWorkItem } from "../state/work_item.ts";
 import { adapterFor } from "./harness/mod.ts";
-import type { DispatchGitHub, DispatchHooks, DispatchRunner } from "./dispatcher.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
 import { defaultTemplates, type PromptTemplates } from "./prompts.ts";
-import type { HostedSession, SpawnResult } from "./seams.ts";
+import type {
+  DispatchGitHub,
+  DispatchHooks,
+  DispatchRunner,
+  HostedSession,
+  SpawnResult,
+} from "./seams.ts";
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 
@@ -295,7 +300,7 @@ function base(number: number, o: EventOpts) {
     via: "gh-webhook" as const,
     actor: o.actor === undefined ? "alice" : o.actor,
     labeled: o.labeled ?? true,
-    repository: { full_name: repo },
+    repository: repo,
   };
 }
 
@@ -303,7 +308,7 @@ function base(number: number, o: EventOpts) {
 export function comment(number: number, body: string, o: EventOpts = {}): RoutedEvent {
   const b = base(number, o);
   const id = 1000 + seq;
-  const url = `https://github.com/${b.repository.full_name}/issues/${number}#issuecomment-${id}`;
+  const url = `https://github.com/${b.repository}/issues/${number}#issuecomment-${id}`;
   return {
     workItem: b.workItem,
     kind: "comment",
@@ -315,12 +320,8 @@ export function comment(number: number, body: string, o: EventOpts = {}): Routed
     labeled: b.labeled,
     text: body,
     subject: { kind: "issue_comment", id, url, number },
-    payload: {
-      action: o.action ?? "created",
-      issue: { number, html_url: `https://github.com/${b.repository.full_name}/issues/${number}` },
-      comment: { id, body, html_url: url, user: { login: b.actor } },
-      repository: b.repository,
-    },
+    repository: b.repository,
+    item: { kind: "issue", url: `https://github.com/${b.repository}/issues/${number}` },
   };
 }
 
@@ -339,12 +340,9 @@ export function itemEvent(number: number, o: EventOpts = {}): RoutedEvent {
     labeled: b.labeled,
     text: "",
     subject: { kind: "issue", id: 77, number },
-    payload: {
-      action,
-      issue: { number, title: "Fix the thing", state: "open" },
-      label: { name: "the-loop: auto-execute" },
-      repository: b.repository,
-    },
+    repository: b.repository,
+    item: { kind: "issue", title: "Fix the thing", state: "open" },
+    label: "the-loop: auto-execute",
   };
 }
 
@@ -366,10 +364,8 @@ export function ciEvent(number: number, o: EventOpts = {}): RoutedEvent {
     actor: null,
     labeled: false,
     text: "",
-    payload: {
-      workflow_run: { name: "ci", conclusion: "failure", head_branch: `issue-${number}` },
-      repository: b.repository,
-    },
+    repository: b.repository,
+    ci: { name: "ci", conclusion: "failure", branch: `issue-${number}` },
   };
 }
 
@@ -392,7 +388,7 @@ export function closeEvent(
     close: { state: o.merged ? "merged" : "closed", own: o.own ?? true },
     ...(o.linkedFrom ? { linkedFrom: o.linkedFrom } : {}),
     subject: { kind: "issue", id: 78, number },
-    payload: { action: "closed", repository: b.repository },
+    repository: b.repository,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The dispatcher (issue #10): the daemon's back half behind the router's {@linkcode Dispatcher}
+ * The dispatcher: the daemon's back half behind the router's {@linkcode Dispatcher}
  * seam. A routed event becomes a prompt delivered into its work item's session, a new session
  * in its own checkout, a control action, or a closure — with the lifecycle hooks asked at each
  * of their moments. `docs/dispatch.md` tells the whole story; in short:
@@ -9,14 +9,14 @@
  *   `dispatchTimeoutSeconds`;
  * - a delivery into a live session gives the item's queue back at once: the prompts that gather
  *   while an earlier delivery into that session is under way go in next, together, in order
- *   (`_batch.ts`);
+ *   (`turn/batch.ts`);
  * - a delivery id a session already took is settled `duplicate-delivery`; one marked in flight
  *   on it (pasted, maybe, just before a crash) is delivered again, its prompt saying it may repeat;
  * - a comment carrying one control keyword is executed and never forwarded; two are ambiguous;
  * - every prompt is made terminal-safe before a runner gets it (`_safe_runner.ts`): no control
  *   character, paste marker or key sequence reaches a harness;
  * - with no session, the spawn policy (`spawnOnUnmatched`, `requireStartCommand`) decides;
- * - reactions (👀 then 🎉 or 😕), the spawn announcement and refusal notes are best-effort
+ * - reactions (👀 then 🎉 or 😕), the spawn announcement and refusal comments are best-effort
  *   comments and reactions through the GitHub client, never the dispatch's outcome.
  *
  * ```ts
@@ -26,102 +26,26 @@
  *
  * @module
  */
-import type { RoutingConfig } from "../config/mod.ts";
-import type { EventSink } from "../events/mod.ts";
-import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
-import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
-import type { ControlStore } from "../state/control.ts";
-import type {
-  ControlActions,
-  HarnessAdapter,
-  HarnessName,
-  HarnessRunner,
-  HarnessTrust,
-  Workspaces,
-} from "./seams.ts";
-import type { SessionStore } from "./sessions/mod.ts";
-import type { PromptTemplates } from "./prompts.ts";
+import type { SessionDispatcherOptions } from "./seams.ts";
 import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
 import { KeyedQueue } from "../async/mod.ts";
 import { FileStartMarks } from "./_arming.ts";
-import { handle } from "./_handle.ts";
-import { type Answer, type Deps, type Handled, Turn } from "./_deps.ts";
-import { Deliveries } from "./_batch.ts";
-import { deliverBatch, noteSent } from "./_deliver.ts";
-import { Lane } from "../async/mod.ts";
-import { Slots } from "../async/mod.ts";
+import {
+  abortedWaiting,
+  type Answer,
+  deliverBatch,
+  Deliveries,
+  type Deps,
+  handle,
+  type Handled,
+  noteSent,
+  react,
+  Turn,
+} from "./turn/mod.ts";
+import { Lane, Slots } from "../async/mod.ts";
 import { terminalSafe } from "./_safe_runner.ts";
 
-/** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
-export interface DispatchHooks {
-  /** Runs `point`'s hooks over `ctx` and returns it, decisions applied. Never throws. */
-  run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>>;
-  /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ note. */
-  refuserOf?(ctx: object): string | undefined;
-}
-
-/** The GitHub writes the dispatcher makes (a subset of `GitHubClient`). */
-export interface DispatchGitHub {
-  /** Posts a comment (the client marks it as the-loop's own). */
-  createComment(repo: string, number: number, body: string): Promise<{ html_url?: string }>;
-  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
-}
-
-/** What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts`). */
-export type DispatchSessions =
-  & Pick<
-    SessionStore,
-    "register" | "lookup" | "live" | "update" | "touch" | "close"
-  >
-  & Partial<Pick<SessionStore, "fly">>;
-
-/** The runner, with what announcements may say about it when it knows. */
-export interface DispatchRunner extends HarnessRunner {
-  /** `tmux attach -t loop-<slug>` (the tmux runner). */
-  attachCommand?(slug: string): string;
-  /** Where a headless session's output is logged (the process runner). */
-  logPath?(slug: string): string;
-}
-
-/** What the dispatcher reads and clears of the control records (a `ControlStore`). */
-export type DispatchControlStore = Pick<ControlStore, "dir" | "get" | "startRequested" | "clear">;
-
-/** The durable "work_item_start was asked for this arming" markers. */
-export interface StartMarks {
-  /** Marks `ref` started; true when it was not marked yet (the hook is asked then). */
-  mark(ref: string): Promise<boolean>;
-  /** Forgets the mark (closure, refusal, stop). */
-  clear(ref: string): Promise<void>;
-}
-
-/** Options of {@linkcode SessionDispatcher}. */
-export interface SessionDispatcherOptions {
-  /** The routing settings in force, read at every event (a hot reload applies at once). */
-  config: () => RoutingConfig;
-  sessions: DispatchSessions;
-  /** The control actions (`SessionControl`): what a keyword in a comment applies. */
-  control: ControlActions;
-  /** The control records: whether a start was recorded; cleared at closure and refusal. */
-  controlStore: DispatchControlStore;
-  runner: DispatchRunner;
-  adapterFor: (harness: HarnessName) => HarnessAdapter;
-  /** Per-item checkouts (when `workspace.enabled`); absent: sessions run in `spawnWorkdir`. */
-  workspaces?: Workspaces;
-  /** Pre-answers the harness's trust dialogs (when `harnessTrust.enabled`). */
-  trust?: HarnessTrust;
-  github: DispatchGitHub;
-  hooks: DispatchHooks;
-  events: EventSink;
-  templates: PromptTemplates | (() => PromptTemplates);
-  /** Where sessions run without a workspace (`routing.spawnWorkdir` resolved; `""` there). */
-  spawnWorkdir: string;
-  /** Default: files beside the control records (`<registryDir>/control/<slug>.started`). */
-  startMarks?: StartMarks;
-  now?: () => Date;
-  uuid?: () => string;
-}
-
-/** The dispatcher of issue #10 (see the module doc). */
+/** The dispatcher (see the module doc). */
 export class SessionDispatcher implements Dispatcher {
   readonly #deps: Deps;
   readonly #queue: KeyedQueue;
@@ -137,6 +61,7 @@ export class SessionDispatcher implements Dispatcher {
       startMarks: opts.startMarks ?? new FileStartMarks(opts.controlStore.dir),
       now: opts.now ?? (() => new Date()),
       uuid: opts.uuid ?? (() => crypto.randomUUID()),
+      react,
       // a headless delivery is a harness run (minutes, a process): bounded; a paste into a
       // running tmux pane takes milliseconds and launches nothing
       deliveries: new Deliveries({
@@ -174,7 +99,7 @@ export class SessionDispatcher implements Dispatcher {
     return new Promise((resolve, reject) => {
       this.#queue.run(event.workItem.ref, async () => {
         if (opts.signal?.aborted) {
-          resolve({ status: "failed", reason: "aborted", retry: true });
+          resolve(abortedWaiting());
           return;
         }
         const turn = new Turn(this.#deps, event, opts.signal);

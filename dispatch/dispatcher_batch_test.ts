@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { comment, Deferred, holdingFirstDelivery, setup, until } from "./_test_utils.ts";
-import { BATCH_SEPARATOR } from "./_deliver.ts";
-import { MAX_BATCH_CHARS } from "./_batch.ts";
+import { BATCH_SEPARATOR, MAX_BATCH_CHARS } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 
@@ -83,7 +82,13 @@ Deno.test("an event whose dispatch was aborted while it gathered is handed back;
   await until(() => t.dispatcher.load.waiting === 2, "two gathered");
   abort.abort();
   held.resolve();
-  assert.deepEqual(await dropped, { status: "failed", reason: "aborted", retry: true });
+  assert.deepEqual(await dropped, {
+    status: "failed",
+    stage: "queue",
+    cause: "aborted",
+    message: "aborted",
+    retry: true,
+  });
   assert.equal((await kept).status, "delivered");
   await first;
   const last = t.runner.calls.at(-1)!.prompt!;

@@ -65,7 +65,7 @@ Deno.test("a PR closing closes the PR's own session; a close with no session nev
   assert.equal(t.events.ofType("session.autoclosed")[0].reason, "pr-closed");
 });
 
-Deno.test("work_item_complete's announce: false skips the closure note", async () => {
+Deno.test("work_item_complete's announce: false skips the closure comment", async () => {
   await using t = await setup({ runner: "process" });
   t.hooks.answers.work_item_complete = (ctx) => (ctx.announce = false);
   await t.dispatcher.dispatch(comment(1, START));

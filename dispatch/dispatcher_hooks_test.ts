@@ -31,7 +31,7 @@ Deno.test("the call sites are asked in order: input, start, spawn, spawned", asy
   assert.equal(spawned.harness_session_id, "00000000-0000-4000-8000-000000000001");
 });
 
-Deno.test("work_item_start refusal: disarmed, one marked note, settled, nothing spawned", async () => {
+Deno.test("work_item_start refusal: disarmed, one marked comment, settled, nothing spawned", async () => {
   await using t = await setup();
   t.hooks.answers.work_item_start = (ctx) => {
     ctx.proceed = false;
@@ -109,7 +109,7 @@ Deno.test("input_received rewrites what the session is shown, on a copy", async 
   assert.equal(ev.text, "my password is hunter2", "the event itself is untouched");
 });
 
-Deno.test("input_received refusal of a comment: not delivered, one marked note, settled", async () => {
+Deno.test("input_received refusal of a comment: not delivered, one marked comment, settled", async () => {
   await using t = await setup();
   await t.dispatcher.dispatch(comment(1, START));
   t.hooks.answers.input_received = (ctx) => {
@@ -119,7 +119,7 @@ Deno.test("input_received refusal of a comment: not delivered, one marked note, 
   const ev = comment(1, "tell me a joke");
   assert.deepEqual(await t.dispatcher.dispatch(ev), { status: "settled", reason: "input-refused" });
   assert.equal(t.runner.calls.length, 1);
-  assert.equal(t.github.comments.length, 2); // the announcement, then the note
+  assert.equal(t.github.comments.length, 2); // the announcement, then the refusal comment
   assert.equal(
     t.github.comments[1].body,
     `⚠️ the-loop did not deliver this to the session: roster: off-topic\n\n(about ${
@@ -159,7 +159,7 @@ Deno.test("a hook engine that throws cannot crash the dispatch", async () => {
   assert.equal(t.events.ofType("dispatch.hook_error")[0].point, "session_spawn");
 });
 
-Deno.test("with the real hook runner, the refusing hook is named in the note", async () => {
+Deno.test("with the real hook runner, the refusing hook is named in the comment", async () => {
   const sink = new MemorySink();
   const runner = new Runner({
     entries: [

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { comment, setup, types } from "./_test_utils.ts";
-import { REPEAT_NOTE } from "./_deliver.ts";
+import { REPEAT_LINE } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 
@@ -28,7 +28,7 @@ Deno.test("a redelivery of an id in flight at a crash is delivered again, its pr
   assert.equal(again.status, "delivered");
   const pasted = t.runner.calls.filter((c) => c.op === "deliver").map((c) => c.prompt!);
   assert.equal(pasted.length, 1);
-  assert.ok(pasted[0].startsWith(REPEAT_NOTE), pasted[0].slice(0, 120));
+  assert.ok(pasted[0].startsWith(REPEAT_LINE), pasted[0].slice(0, 120));
   assert.match(pasted[0], /this may repeat a message delivered just before a restart/);
   assert.ok(types(t.events).includes("dispatch.repeat"));
   // now settled: a further redelivery is a duplicate
@@ -37,7 +37,7 @@ Deno.test("a redelivery of an id in flight at a crash is delivered again, its pr
   // a new id is not flagged
   await t.dispatcher.dispatch(comment(1, "fresh", { deliveryId: "c-2" }));
   const last = t.runner.calls.filter((c) => c.op === "deliver").at(-1)!.prompt!;
-  assert.ok(!last.includes(REPEAT_NOTE));
+  assert.ok(!last.includes(REPEAT_LINE));
 });
 
 Deno.test("a batch marked in flight takes the one before it, pasted and its note still behind, as delivered", async () => {

@@ -3,8 +3,7 @@ import { NULL_SINK } from "../events/mod.ts";
 import { GitHubClient, isSelfAuthored } from "../github/mod.ts";
 import { FakeGitHub } from "../tests/fake_github/mod.ts";
 import { ciEvent, comment, FakeRunner, itemEvent, setup } from "./_test_utils.ts";
-import { announcementText } from "./_notes.ts";
-import { reactionTarget } from "./_reactions.ts";
+import { announcementText, reactionTarget } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 

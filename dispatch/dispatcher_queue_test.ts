@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { closeEvent, comment, Deferred, setup, until } from "./_test_utils.ts";
-import { BATCH_SEPARATOR } from "./_deliver.ts";
+import { BATCH_SEPARATOR } from "./turn/mod.ts";
 
 const START = "the-loop:start-execution";
 
@@ -186,8 +186,26 @@ Deno.test("a harness call past dispatchTimeoutSeconds fails for a retry, and its
   const out = await t.dispatcher.dispatch(comment(1, START));
   assert.equal(out.status, "failed");
   assert.ok(out.status === "failed" && out.retry);
-  assert.match(out.status === "failed" ? out.reason : "", /dispatchTimeoutSeconds/);
+  assert.ok(out.status === "failed" && out.cause === "timeout" && out.stage === "spawn");
+  assert.match(out.status === "failed" ? out.message : "", /dispatchTimeoutSeconds/);
   assert.ok(aborted instanceof Error);
   assert.deepEqual(t.github.contents(), ["eyes", "confused"]);
   assert.equal(t.events.ofType("dispatch.failed")[0].stage, "spawn");
+});
+
+Deno.test("a harness call cut short by the dispatch's own signal fails as aborted, for a retry", async () => {
+  await using t = await setup();
+  const stop = new AbortController();
+  t.runner.gate = (_call, signal) =>
+    new Promise<void>((resolve) => {
+      signal?.addEventListener("abort", () => resolve());
+      stop.abort(new Error("the daemon is stopping")); // a stop while the harness boots
+    });
+  const out = await t.dispatcher.dispatch(comment(1, START), { signal: stop.signal });
+  assert.deepEqual(out.status === "failed" && [out.stage, out.cause, out.message, out.retry], [
+    "spawn",
+    "aborted",
+    "the daemon is stopping",
+    true,
+  ]);
 });

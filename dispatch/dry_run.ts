@@ -17,16 +17,19 @@
 import type { ControlCommand, ControlRecord } from "../state/control.ts";
 import type { SessionRecord } from "../state/registry.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
-import {
-  type DispatchControlStore,
-  type DispatchGitHub,
-  type DispatchRunner,
-  type DispatchSessions,
-  SessionDispatcher,
-  type SessionDispatcherOptions,
-} from "./dispatcher.ts";
-import type { RegisterInput } from "./sessions/mod.ts";
-import type { ControlActions, ControlOrigin, ControlResult, HostedSession } from "./seams.ts";
+import { SessionDispatcher } from "./dispatcher.ts";
+import type {
+  ControlActions,
+  ControlOrigin,
+  ControlResult,
+  DispatchControlStore,
+  DispatchGitHub,
+  DispatchRunner,
+  DispatchSessions,
+  HostedSession,
+  RegisterInput,
+  SessionDispatcherOptions,
+} from "./seams.ts";
 import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
 import { FileStartMarks, MemoryStartMarks } from "./_arming.ts";
 
@@ -95,7 +98,7 @@ export class DryRunDispatcher implements Dispatcher {
   }
 
   #sessionsView(): DispatchSessions {
-    const view = {
+    return {
       lookup: async (ref: string, id: string) => {
         this.#current.set(ref, id); // the first question of every turn
         const { duplicate } = await this.#real.sessions.lookup(ref, id);
@@ -133,7 +136,6 @@ export class DryRunDispatcher implements Dispatcher {
         return live;
       },
     };
-    return view as unknown as DispatchSessions;
   }
 
   #controlView(): DispatchControlStore {

@@ -1,5 +1,5 @@
 /**
- * The excerpt names whose words a prompt carries and who acted on them (issue #21, finding 4):
+ * The excerpt names whose words a prompt carries and who acted on them:
  * an edit of alice's comment by bob says `author: @alice` and `edited by: @bob`.
  */
 import assert from "node:assert/strict";

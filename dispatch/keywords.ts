@@ -1,5 +1,5 @@
 /**
- * Control keywords in a comment (cases 55–57): `routing.control.keywords` name one keyword per
+ * Control keywords in a comment: `routing.control.keywords` name one keyword per
  * command (`the-loop:start-execution` by default). A keyword matches as a whole token, in any
  * case: the character just before and just after it must not be a word character, `:` or `-`, so
  * `**the-loop:start-execution**` and `(THE-LOOP:START-EXECUTION)` match while
@@ -8,7 +8,7 @@
  * ambiguous (nothing is executed). An empty keyword disables its command, and
  * `control.enabled: false` recognises nothing. Only comment and review text is read — never an
  * issue body — and only its {@linkcode commandText}: a keyword in a quoted line (`> …`), a fenced
- * or indented code block or an inline code span is not recognised (issue #21).
+ * or indented code block or an inline code span is not recognised.
  *
  * ```ts
  * parseControl("Please the-loop:start-execution.", control); // { command: "start" }

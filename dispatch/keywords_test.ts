@@ -16,7 +16,7 @@ const DEFAULTS: Control = {
   ghBinary: "gh",
 };
 
-// the upstream keywords of case 55, with a space inside
+// keywords with a space inside (`the-loop start`, …)
 const SPACED: Control = {
   ...DEFAULTS,
   keywords: {
@@ -27,7 +27,7 @@ const SPACED: Control = {
   },
 };
 
-// case 55
+// keyword parsing: whole tokens, in any case
 Deno.test("a keyword matches as a whole token, case-insensitively", () => {
   for (
     const text of [
@@ -79,7 +79,7 @@ Deno.test("the same keyword twice is one command", () => {
   });
 });
 
-// case 56
+// two different keywords in one comment: ambiguous, nothing executed
 Deno.test("two different keywords are ambiguous: no command", () => {
   assert.deepEqual(
     parseControl("the-loop:stop-execution? no, the-loop:start-execution", DEFAULTS),
@@ -87,7 +87,7 @@ Deno.test("two different keywords are ambiguous: no command", () => {
   );
 });
 
-// case 57
+// config effects on keywords: an empty one disables its command
 Deno.test("an empty keyword disables only that command", () => {
   const control = { ...DEFAULTS, keywords: { ...DEFAULTS.keywords, pause: "" } };
   assert.deepEqual(parseControl("the-loop:pause-execution", control), {});
@@ -120,7 +120,7 @@ Deno.test("keywords in any case are found in long text; non-ASCII keywords fold 
   assert.deepEqual(parseControl(`${filler} démarrer`, french), {});
 });
 
-// issue #21: a keyword quoted in a reply or shown in an example is not a command
+// a keyword quoted in a reply or shown in an example is not a command
 Deno.test("a keyword in a quote, a code block or inline code is not recognised", () => {
   for (
     const text of [

@@ -7,13 +7,22 @@
  *
  * @module
  */
-export type {
-  Dispatcher,
-  DispatchOutcome,
-  RoutedEvent,
-  RoutedKind,
-  Subject,
-  Via,
+export {
+  type CiFacts,
+  type DeliveredDetail,
+  type Dispatcher,
+  type DispatchFailure,
+  type DispatchOutcome,
+  type FailureCause,
+  type FailureStage,
+  type ItemFacts,
+  reasonOf,
+  type RoutedEvent,
+  type RoutedKind,
+  SETTLED_REASONS,
+  type SettledReason,
+  type Subject,
+  type Via,
 } from "./types.ts";
 export { parseControl, type ParsedControl } from "./keywords.ts";
 export {
@@ -25,16 +34,16 @@ export {
   readJournal,
 } from "./journal.ts";
 export * from "./sessions/mod.ts";
-export {
-  type DispatchControlStore,
-  type DispatchGitHub,
-  type DispatchHooks,
-  type DispatchRunner,
-  type DispatchSessions,
-  SessionDispatcher,
-  type SessionDispatcherOptions,
-  type StartMarks,
-} from "./dispatcher.ts";
+export { SessionDispatcher } from "./dispatcher.ts";
+export type {
+  DispatchControlStore,
+  DispatchGitHub,
+  DispatchHooks,
+  DispatchRunner,
+  DispatchSessions,
+  SessionDispatcherOptions,
+  StartMarks,
+} from "./seams.ts";
 export { allowlisted as harnessEnvAllowlisted } from "./runners/mod.ts";
 export { DryRunDispatcher, type DryRunDispatcherOptions, type DryRunRecord } from "./dry_run.ts";
 export {

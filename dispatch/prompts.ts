@@ -1,5 +1,5 @@
 /**
- * The two prompt templates (case 61): the **event** template (`routing.promptTemplate`), what a
+ * The two prompt templates: the **event** template (`routing.promptTemplate`), what a
  * live session is shown when a new event reaches its work item, and the **spawn** template
  * (`routing.spawnPromptTemplate`), what a new session boots on. Each is a file path; `""` or a
  * missing file means the built-in template.

@@ -91,14 +91,12 @@ Deno.test("every placeholder is known to the built-in templates", () => {
 Deno.test("the excerpt: labelled UNTRUSTED, fenced, bounded, tokens masked, never the payload", () => {
   const token = "ghp_" + "a".repeat(36);
   const ev = comment(1, `please use ${token}\n~~~~~~~~~~ fence breaker\n` + "x".repeat(10_000));
-  ev.payload.installation = { id: 99, secret_field: "s3cr3t" };
   const out = payloadExcerpt(ev);
   assert.match(out, /^UNTRUSTED CONTENT from GitHub/);
   assert.match(out, /END OF UNTRUSTED CONTENT$/);
   assert.match(out, /author: @alice/);
   assert.match(out, /url: https:\/\/github\.com\/octo\/repo\/issues\/1#issuecomment-/);
   assert.ok(!out.includes(token));
-  assert.ok(!out.includes("s3cr3t"));
   assert.ok(new TextEncoder().encode(out).length <= EXCERPT_MAX_BYTES);
   assert.match(out, /more characters not shown/);
   const fence = /\n(~+)text\n/.exec(out)![1];
@@ -141,10 +139,8 @@ Deno.test("the excerpt's GitHub text is terminal-safe: facts and body, no contro
   assert.match(out, /author: @malloryx␛\[201~ !touch pwned ␀␃␡\\x9b/);
   assert.ok(out.includes("body x␛[201~\n!touch pwned\n␀␃␡\\x9b"));
   const item = itemEvent(3);
-  const p = item.payload as { issue: Record<string, unknown>; label: Record<string, unknown> };
-  p.issue.title = `Fix ${evil}`;
-  p.issue.head = { ref: `branch${evil}` };
-  p.label.name = `label${evil}`;
+  item.item = { kind: "issue", title: `Fix ${evil}`, branch: `branch${evil}` };
+  item.label = `label${evil}`;
   const facts = payloadExcerpt(item);
   // deno-lint-ignore no-control-regex
   assert.doesNotMatch(facts, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
@@ -155,6 +151,6 @@ Deno.test("the excerpt's GitHub text is terminal-safe: facts and body, no contro
 
 Deno.test("the excerpt's one-line facts never split a surrogate pair at their cut", () => {
   const item = itemEvent(3);
-  (item.payload as { issue: Record<string, unknown> }).issue.title = "a" + "🎉".repeat(200);
+  item.item = { kind: "issue", title: "a" + "🎉".repeat(200) };
   assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])/.test(payloadExcerpt(item)));
 });

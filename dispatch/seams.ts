@@ -1,16 +1,24 @@
 /**
- * The seams inside dispatch (issue #10), written down before their parts so each part can be
- * built and tested on its own: the harness adapters (what argv boots or resumes `claude` and
+ * The seams inside dispatch, written down before their parts so each part can be built and
+ * tested on its own: the harness adapters (what argv boots or resumes `claude` and
  * `cursor-agent`), the runners (a headless subprocess, or a tmux session a human can attach to;
- * `spawn` launches, `deliver` never does: it answers whether the harness took the prompt),
- * the workspaces (a checkout per work item), harness trust, and the control actions both the
- * dispatcher (a keyword in a comment) and the CLI verbs (`sessions pause …`) apply.
+ * `spawn` launches, `deliver` never does: it answers whether the harness took the prompt), the
+ * workspaces (a checkout per work item), harness trust, the control actions both the
+ * dispatcher (a keyword in a comment) and the CLI verbs (`sessions pause …`) apply, and the
+ * dispatcher's own ports (the hooks, the GitHub writes, the registry, the control records, the
+ * start markers) with the options that bring them together ({@linkcode SessionDispatcherOptions}).
+ * This file imports no part of dispatch/ but the prompt templates' type.
  *
  * @module
  */
+import type { RoutingConfig } from "../config/mod.ts";
+import type { EventSink } from "../events/mod.ts";
+import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
+import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
-import type { ControlCommand, ControlRecord } from "../state/control.ts";
+import type { ControlCommand, ControlRecord, ControlStore } from "../state/control.ts";
 import type { SessionRecord } from "../state/registry.ts";
+import type { PromptTemplates } from "./prompts.ts";
 
 /** The harnesses the-loop drives: `claude` (Claude Code) and `cursor` (`cursor-agent`). */
 export type HarnessName = "claude" | "cursor";
@@ -127,7 +135,7 @@ export interface ControlResult {
 }
 
 /**
- * The execution-control actions (cases 59–60, 68), applied the same way from a comment and from
+ * The execution-control actions, applied the same way from a comment and from
  * a CLI verb: `start` records the start (the next event or cycle spawns); `pause` marks the live
  * session paused (with no session it is still recorded); `resume` needs a paused session
  * (else rejected `nothing-to-resume`, nothing recorded); `stop` closes the session (ending its
@@ -135,4 +143,108 @@ export interface ControlResult {
  */
 export interface ControlActions {
   apply(command: ControlCommand, item: WorkItemRef, origin: ControlOrigin): Promise<ControlResult>;
+}
+
+/** What a session registration (`SessionStore.register`) takes. */
+export interface RegisterInput {
+  item: WorkItemRef;
+  harness: HarnessName;
+  harnessSessionId: string;
+  cwd: string;
+  /** `loop-<slug>` for a tmux-hosted session; `""` (the default) when headless. */
+  tmuxTarget?: string;
+  /** The work item's browser URL; default `""`. */
+  url?: string;
+  /** Replace a live session of the same item (else `SessionExistsError`). */
+  force?: boolean;
+}
+
+/** What `SessionStore.update` may change. */
+export type SessionPatch = Partial<
+  Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">
+>;
+
+/** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
+export interface DispatchHooks {
+  /** Runs `point`'s hooks over `ctx` and returns it, decisions applied. Never throws. */
+  run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>>;
+  /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ comment. */
+  refuserOf?(ctx: object): string | undefined;
+}
+
+/** The GitHub writes the dispatcher makes (a subset of `GitHubClient`). */
+export interface DispatchGitHub {
+  /** Posts a comment (the client marks it as the-loop's own). */
+  createComment(repo: string, number: number, body: string): Promise<{ html_url?: string }>;
+  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
+}
+
+/**
+ * What the dispatcher asks of the registry (the `SessionStore` of `./sessions/mod.ts` is one;
+ * the dry run's in-memory registry another).
+ */
+export interface DispatchSessions {
+  register(input: RegisterInput): Promise<SessionRecord>;
+  /** One read: whether `deliveryId` was taken (or is in flight), and the live session. */
+  lookup(
+    ref: string,
+    deliveryId: string,
+  ): Promise<{ duplicate: boolean; inFlight?: boolean; live: SessionRecord | undefined }>;
+  live(ref: string): Promise<SessionRecord | undefined>;
+  update(ref: string, patch: SessionPatch): Promise<SessionRecord | undefined>;
+  /** Notes delivery ids on the live session (at-most-once). */
+  touch(ref: string, deliveryIds: string | string[]): Promise<SessionRecord | undefined>;
+  close(ref: string, opts?: { reason?: string }): Promise<SessionRecord | undefined>;
+  /** Marks delivery ids in flight before their paste (`landed`: delivered, note still behind). */
+  fly?(
+    ref: string,
+    deliveryIds: string[],
+    opts?: { landed?: string[] },
+  ): Promise<SessionRecord | undefined>;
+}
+
+/** The runner, with what announcements may say about it when it knows. */
+export interface DispatchRunner extends HarnessRunner {
+  /** `tmux attach -t loop-<slug>` (the tmux runner). */
+  attachCommand?(slug: string): string;
+  /** Where a headless session's output is logged (the process runner). */
+  logPath?(slug: string): string;
+}
+
+/** What the dispatcher reads and clears of the control records (a `ControlStore`). */
+export type DispatchControlStore = Pick<ControlStore, "dir" | "get" | "startRequested" | "clear">;
+
+/** The durable "work_item_start was asked for this arming" markers. */
+export interface StartMarks {
+  /** Marks `ref` started; true when it was not marked yet (the hook is asked then). */
+  mark(ref: string): Promise<boolean>;
+  /** Forgets the mark (closure, refusal, stop). */
+  clear(ref: string): Promise<void>;
+}
+
+/** Options of the `SessionDispatcher` (`dispatcher.ts`): the ports above, and its settings. */
+export interface SessionDispatcherOptions {
+  /** The routing settings in force, read at every event (a hot reload applies at once). */
+  config: () => RoutingConfig;
+  sessions: DispatchSessions;
+  /** The control actions (`SessionControl`): what a keyword in a comment applies. */
+  control: ControlActions;
+  /** The control records: whether a start was recorded; cleared at closure and refusal. */
+  controlStore: DispatchControlStore;
+  runner: DispatchRunner;
+  adapterFor: (harness: HarnessName) => HarnessAdapter;
+  /** Per-item checkouts (when `workspace.enabled`); absent: sessions run in `spawnWorkdir`. */
+  workspaces?: Workspaces;
+  /** Pre-answers the harness's trust dialogs (when `harnessTrust.enabled`). */
+  trust?: HarnessTrust;
+  github: DispatchGitHub;
+  hooks: DispatchHooks;
+  events: EventSink;
+  templates: PromptTemplates | (() => PromptTemplates);
+  /** Where sessions run without a workspace (`routing.spawnWorkdir` resolved; `""` there). */
+  spawnWorkdir: string;
+  /** Default: files beside the control records (`<registryDir>/control/<slug>.started`). */
+  startMarks?: StartMarks;
+  now?: () => Date;
+  uuid?: () => string;
 }

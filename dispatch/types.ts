@@ -30,7 +30,7 @@ export type RoutedKind =
   | "ci"
   | "presence";
 
-/** The comment, review or item an event is about: where reactions go and what notes link to. */
+/** The comment, review or item an event is about: where reactions go and what comments link to. */
 export interface Subject {
   kind: "issue_comment" | "review" | "review_comment" | "issue";
   /** The REST id (numeric) when known. */
@@ -44,6 +44,33 @@ export interface Subject {
   /** Inline review comments: the file and line (`line`, else `original_line`). */
   path?: string;
   line?: number | null;
+}
+
+/**
+ * The issue or pull request an event's payload carries: the work item itself, or, for an event
+ * reached through a pull request's linkage, that pull request.
+ */
+export interface ItemFacts {
+  kind: "issue" | "pull_request";
+  /** Its `html_url`. */
+  url?: string;
+  title?: string;
+  /** `open` or `closed`. */
+  state?: string;
+  /** A pull request's head branch. */
+  branch?: string;
+}
+
+/** What a CI event reports: its workflow run, check run or check suite, or its commit status. */
+export interface CiFacts {
+  /** The run's name, or a status's `context`. */
+  name?: string;
+  status?: string;
+  /** The run's conclusion, or a status's `state`. */
+  conclusion?: string;
+  branch?: string;
+  /** The run's `html_url`, or a status's `target_url`. */
+  url?: string;
 }
 
 /** One routed event for one work item. */
@@ -77,21 +104,133 @@ export interface RoutedEvent {
   close?: { state: "closed" | "merged"; own: boolean };
   /** When this work item was reached through a PR's linkage: the PR's ref. */
   linkedFrom?: string;
-  /** The payload as delivered (GitHub's webhook shape; the poller builds the same shape). */
-  payload: Record<string, unknown>;
+  /**
+   * The repository the event happened in (`repository.full_name`; a linked pull request's may
+   * be another than the work item's), `""` when the payload names none.
+   */
+  repository: string;
+  /** The issue or pull request the event is on, when the payload carries one (never for CI). */
+  item?: ItemFacts;
+  /** A submitted review's state (`approved`, `changes_requested`, `commented`). */
+  reviewState?: string;
+  /** The label a `labeled` or `unlabeled` event added or removed. */
+  label?: string;
+  /** CI events only: what the run or status reports. */
+  ci?: CiFacts;
+}
+
+/**
+ * Why an event was settled: decided without delivering, and never retried (what each means: the
+ * exhaustive {@linkcode SETTLED_REASONS}).
+ */
+export type SettledReason =
+  | "duplicate-delivery"
+  | "comment-deleted"
+  | "ambiguous"
+  | "session-paused"
+  | "session-exists"
+  | "spawn-policy"
+  | "awaiting-start"
+  | "no-session"
+  | "hook-refused"
+  | "input-refused"
+  | "unauthorized-actor"
+  | "not-armed"
+  | "command-rejected"
+  | "command";
+
+/** Every settled reason, and what it says. */
+export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
+  "duplicate-delivery": "the session took this delivery id already (or holds it in a batch)",
+  "comment-deleted": "a deleted comment or review: nothing to say to the session",
+  "ambiguous": "the comment carries two different control keywords; none is applied",
+  "session-paused": "the session is paused: the event is dropped (`dispatch.dropped`)",
+  "session-exists": "a presence nudge for an item that has a live session",
+  "spawn-policy": "no session, and the item is not armed (`dispatch.dropped`; let through again)",
+  "awaiting-start": "no session, armed, and no start recorded yet (`dispatch.dropped`)",
+  "no-session": "a CI event, or an event after a recorded start, with no session to take it",
+  "hook-refused": "a `work_item_start` or `session_spawn` hook refused (one ⚠️ comment)",
+  "input-refused": "an `input_received` hook refused the comment or the command",
+  "unauthorized-actor": "a control keyword with nobody to act for",
+  "not-armed": "a start keyword on an item that is not armed",
+  "command-rejected": "the control action refused the command (e.g. `nothing-to-resume`)",
+  "command": "a control command was applied (or was a no-op)",
+};
+
+/** The settled reasons that are also a `dispatch.dropped` event. */
+export type DroppedReason = "spawn-policy" | "awaiting-start" | "session-paused";
+
+/** What a delivered event did. */
+export type DeliveredDetail =
+  | "delivered"
+  | "respawned"
+  | "spawned"
+  | "closed"
+  | "kept-open"
+  | "no-session";
+
+/** The step a dispatch failed at (the `stage` of `dispatch.failed`). */
+export type FailureStage =
+  | "queue"
+  | "dispatch"
+  | "harness"
+  | "workspace"
+  | "spawn"
+  | "register"
+  | "respawn"
+  | "deliver";
+
+/** Every stage, and what failed there. */
+export const FAILURE_STAGES: Readonly<Record<FailureStage, string>> = {
+  "queue": "aborted while it waited for its turn or its batch",
+  "dispatch": "the dispatcher itself threw (a bug, or a broken registry)",
+  "harness": "no adapter for `defaultHarness` (never retried)",
+  "workspace": "preparing the work item's checkout",
+  "spawn": "launching the harness",
+  "register": "registering the launched session (the harness is ended)",
+  "respawn": "relaunching a harness found dead at delivery",
+  "deliver": "handing the prompt to the live session",
+};
+
+/**
+ * Why it failed: `aborted` (the dispatch's signal fired: the daemon is stopping), `timeout` (a
+ * harness call outlived `dispatchTimeoutSeconds`) or `error` (anything else).
+ */
+export type FailureCause = "aborted" | "timeout" | "error";
+
+/** A dispatch that did not get done. */
+export interface DispatchFailure {
+  status: "failed";
+  stage: FailureStage;
+  cause: FailureCause;
+  /** What went wrong, for people (the error's message). */
+  message: string;
+  /** Whether trying the same delivery again may help. */
+  retry: boolean;
 }
 
 /**
  * The dispatcher's answer:
  * - `delivered`: done (a prompt delivered, a session spawned or closed, a command applied);
- * - `settled`: decided without delivering and never to be retried (`awaiting-start`,
- *   `session-paused`, `spawn-policy`, `ambiguous`, …);
- * - `failed`: not done; `retry` says whether trying the same delivery again may help.
+ * - `settled`: decided without delivering and never to be retried ({@linkcode SettledReason});
+ * - `failed`: not done ({@linkcode DispatchFailure}).
  */
 export type DispatchOutcome =
-  | { status: "delivered"; detail?: string }
-  | { status: "settled"; reason: string }
-  | { status: "failed"; reason: string; retry: boolean };
+  | { status: "delivered"; detail?: DeliveredDetail }
+  | { status: "settled"; reason: SettledReason }
+  | DispatchFailure;
+
+/** An outcome's reason in words (events' `reason`): a settled reason, `<stage>: <message>`, or null. */
+export function reasonOf(outcome: DispatchOutcome): string | null {
+  switch (outcome.status) {
+    case "delivered":
+      return null;
+    case "settled":
+      return outcome.reason;
+    case "failed":
+      return `${outcome.stage}: ${outcome.message}`;
+  }
+}
 
 /** The seam: the router hands each routed event here and waits for its outcome. */
 export interface Dispatcher {

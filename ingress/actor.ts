@@ -1,5 +1,5 @@
 /**
- * Who acted, and whether they may (case 46; issue #21). The actor is who did what the event
+ * Who acted, and whether they may. The actor is who did what the event
  * reports: the comment's or review's author when it was written (`created`, `submitted`), and
  * `sender` for everything else — an edit, a deletion or a dismissal of a comment or review is the
  * sender's act, not the author's, and so are issue and pull request events. A comment or review

@@ -1,5 +1,5 @@
 /**
- * Work-item extraction (cases 43–44): which issues and pull requests an event concerns, in the
+ * Work-item extraction: which issues and pull requests an event concerns, in the
  * order the router prefers them, each with where the router learnt it.
  *
  * - `issues`, `issue_comment`: the issue;

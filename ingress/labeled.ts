@@ -1,5 +1,5 @@
 /**
- * The `labeled` flag (case 48): the event's issue or pull request carries the auto-execute label,
+ * The `labeled` flag: the event's issue or pull request carries the auto-execute label,
  * or this very event adds it. Read from the payload alone, no API call. An empty label never
  * matches; names compare exactly, as GitHub spells them.
  *

@@ -1,5 +1,5 @@
 /**
- * How a pull request names the issues it delivers, read from text (PR linkage, case 44). The
+ * How a pull request names the issues it delivers, read from text (PR linkage). The
  * router reads three sources, most authoritative first: GitHub's own `closingIssuesReferences`
  * (asked over GraphQL, or handed in by the poller), the head branch's `issue-N` / `issue/N`
  * convention, and the closing keywords of the PR body. This file reads the last two.

@@ -1,51 +1,23 @@
 /**
  * The router's face, shared by both ingress paths (the poller and the webhook receiver): an
- * {@linkcode IngressEvent} in, one {@linkcode RoutedEvent} per work item it concerns out to the
- * dispatcher, and a `routing.*` event for every decision. See `docs/routing.md`.
+ * {@linkcode IngressEvent} in, one routed event per work item it concerns out to the dispatcher
+ * (`RoutedEvent` of `dispatch/mod.ts`, shaped here: `shape.ts` is the one place that reads
+ * GitHub's payloads for the dispatcher), and a `routing.*` event for every decision. See
+ * `docs/routing.md`. It exports what the ingress paths, the commands and the tests use: the
+ * stack the daemons open ({@linkcode openIngress}), the router and its sink's types, the default
+ * event list, and the login checks the poller's settings share.
  *
  * ```ts
- * import { policyFromConfig, policyWarnings, Router } from "../ingress/mod.ts";
- * const policy = policyFromConfig(config);
- * for (const w of policyWarnings(policy)) warn(w);
- * const router = new Router({ dispatcher, sessions, github, events: log, policy });
+ * import { openIngress } from "../ingress/mod.ts";
+ * const { router } = await openIngress({ loaded, token, env, cwd, events, warn });
  * await router.route({ ghEvent, deliveryId, via: "gh-webhook", payload });
  * ```
  *
  * @module
  */
-export type {
-  DropReason,
-  IngressEvent,
-  RouteResult,
-  RouterGitHub,
-  RouteSink,
-  RoutingPolicy,
-} from "./types.ts";
-export type { RoutedEvent } from "../dispatch/mod.ts";
+export type { IngressEvent, RouteResult, RouterGitHub, RouteSink, RoutingPolicy } from "./types.ts";
 export { Router, type RouterOptions } from "./router.ts";
-export { DEFAULT_EVENTS, eventFilter, policyFromConfig, policyWarnings } from "./policy.ts";
-export { DedupCache, DEFAULT_DEDUP_CACHE_SIZE } from "./dedup.ts";
-export {
-  branchOnly,
-  type Candidate,
-  extractWorkItems,
-  type LinkSource,
-  locate,
-  type Located,
-  prRef,
-} from "./extract.ts";
-export { closingKeywordRefs, issueFromBranch, type KeywordRef } from "./linkage.ts";
-export {
-  actorOf,
-  type Actors,
-  actorsOf,
-  areAuthorized,
-  CI_EVENTS,
-  isAuthorized,
-  isLifecycleClose,
-  normalizeLogin,
-} from "./actor.ts";
-export { isLabeled } from "./labeled.ts";
-export { closeStateOf, kindOf, subjectOf, textOf } from "./shape.ts";
-export { type Ingress, type IngressOptions, openIngress, routingWarnings } from "./stack.ts";
+export { DEFAULT_EVENTS } from "./policy.ts";
+export { isAuthorized, normalizeLogin } from "./actor.ts";
+export { type Ingress, type IngressOptions, openIngress } from "./stack.ts";
 export { type LiveIngress, type LiveIngressOptions, openLiveIngress } from "./reload.ts";

@@ -14,7 +14,7 @@ async function policyOf(yaml: string) {
   }
 }
 
-// case 40
+// no event list means the default set of routable events
 Deno.test("with no events list, the filter is the routable set including lifecycle events", async () => {
   const policy = await policyOf('version: "0.1.0"\n');
   assert.deepEqual(policy.events, DEFAULT_EVENTS);

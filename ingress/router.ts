@@ -11,7 +11,13 @@
  *
  * @module
  */
-import type { Dispatcher, DispatchOutcome, RoutedEvent } from "../dispatch/mod.ts";
+import {
+  type Dispatcher,
+  type DispatchOutcome,
+  reasonOf,
+  type RoutedEvent,
+  type SettledReason,
+} from "../dispatch/mod.ts";
 import type { EventSink, Level } from "../events/mod.ts";
 import { GitHubError, isSelfAuthored } from "../github/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
@@ -21,7 +27,7 @@ import { DedupCache, DEFAULT_DEDUP_CACHE_SIZE } from "./dedup.ts";
 import { branchOnly, type Candidate, extractWorkItems, locate, prRef } from "./extract.ts";
 import { isLabeled } from "./labeled.ts";
 import { eventFilter } from "./policy.ts";
-import { closeStateOf, kindOf, subjectOf, textOf } from "./shape.ts";
+import { closeStateOf, factsOf, kindOf, subjectOf, textOf } from "./shape.ts";
 import { messageOf } from "../errors.ts";
 import type {
   DropReason,
@@ -50,10 +56,34 @@ const DROP_LEVEL: Partial<Record<DropReason, Level>> = {
   "unauthorized-actor": "warning",
 };
 
-/** Dispatch outcomes after which the same delivery id is let through again (case 42). */
+/**
+ * The settled reasons after which the same delivery id is let through again: only an item that
+ * was not armed, which a label added later may arm.
+ */
+const RELEASES: Readonly<Record<SettledReason, boolean>> = {
+  "duplicate-delivery": false,
+  "comment-deleted": false,
+  "ambiguous": false,
+  "session-paused": false,
+  "session-exists": false,
+  "spawn-policy": true,
+  "awaiting-start": false,
+  "no-session": false,
+  "hook-refused": false,
+  "input-refused": false,
+  "unauthorized-actor": false,
+  "not-armed": false,
+  "command-rejected": false,
+  "command": false,
+};
+
+/**
+ * Dispatch outcomes after which the same delivery id is let through again (forgotten by the
+ * dedup cache): a failure worth retrying, and a settle that may change (`RELEASES`).
+ */
 function releases(outcome: DispatchOutcome): boolean {
   return (outcome.status === "failed" && outcome.retry) ||
-    (outcome.status === "settled" && outcome.reason === "spawn-policy");
+    (outcome.status === "settled" && RELEASES[outcome.reason]);
 }
 
 /** The text's author when someone else acted (an edit, a deletion, a dismissal), else `null`. */
@@ -149,7 +179,7 @@ export class Router implements RouteSink {
       ...(author ? { author } : {}),
       labeled: isLabeled(ev.payload, policy.autoExecuteLabel),
       text,
-      payload: ev.payload,
+      ...factsOf(ev.ghEvent, ev.payload),
     };
     const subject = subjectOf(ev.ghEvent, ev.payload);
     const outcomes: { event: RoutedEvent; outcome: DispatchOutcome }[] = [];
@@ -190,7 +220,7 @@ export class Router implements RouteSink {
     return extractWorkItems(ev.ghEvent, ev.payload, closing ?? []);
   }
 
-  /** Drops refs invented by a branch name that GitHub says do not exist (case 45). */
+  /** Drops refs invented by a branch name that GitHub says do not exist. */
   async #checkExistence(ctx: Ctx, items: Candidate[]): Promise<Candidate[]> {
     const out: Candidate[] = [];
     for (const c of items) {
@@ -235,8 +265,8 @@ export class Router implements RouteSink {
     try {
       return await this.#dispatcher.dispatch(event, { signal });
     } catch (error) {
-      const reason = messageOf(error);
-      return { status: "failed", reason, retry: true };
+      const message = messageOf(error);
+      return { status: "failed", stage: "dispatch", cause: "error", message, retry: true };
     }
   }
 
@@ -265,7 +295,7 @@ export class Router implements RouteSink {
       author: event.author ?? null,
       labeled: event.labeled,
       outcome: outcome.status,
-      reason: outcome.status === "delivered" ? null : outcome.reason,
+      reason: reasonOf(outcome),
       will_retry: outcome.status === "failed" && outcome.retry,
       linked_from: event.linkedFrom ?? null,
     }, { level: outcome.status === "failed" ? "warning" : "info" });

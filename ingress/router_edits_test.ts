@@ -1,5 +1,5 @@
 /**
- * Who acted (issue #21, finding 4): an edit, a deletion or a dismissal of a comment or review is
+ * Who acted: an edit, a deletion or a dismissal of a comment or review is
  * the sender's act. The sender must be authorized, and so must the author of the words it
  * carries; a drop names both. Payloads are shaped as GitHub's `edited` / `dismissed` deliveries
  * (`changes.body.from`, `sender` the editor).

@@ -29,7 +29,13 @@ Deno.test("an issue comment by an allowed login is routed as one comment value",
   assert.equal(ev.text, "please look");
   assert.equal(ev.deliveryId, "d1");
   assert.equal(ev.via, "gh-webhook");
-  assert.equal(ev.payload, payload);
+  assert.equal(ev.repository, "octo/repo");
+  assert.deepEqual(ev.item, {
+    kind: "issue",
+    url: payload.issue.html_url,
+    title: "item 15",
+    state: "open",
+  });
   assert.deepEqual(ev.subject, {
     kind: "issue_comment",
     id: payload.comment.id,
@@ -76,7 +82,7 @@ Deno.test("routing.routed is written after the dispatcher answered, with its out
   assert.equal(routed.reason, "awaiting-start");
 });
 
-// case 40
+// the event filter: the default set of routable events, or the configured list
 Deno.test("an event outside the filter is dropped as disabled-event at debug level", async () => {
   const { router, dispatcher, sink } = testRouter({ policy: { events: ["issues"] } });
   const result = await router.route(
@@ -99,7 +105,7 @@ Deno.test("an empty event list means the default set", async () => {
   assert.equal(dispatcher.events.length, 1);
 });
 
-// case 41
+// one delivery id is dispatched once
 Deno.test("the same delivery twice is dispatched once; the second is duplicate-delivery", async () => {
   const { router, dispatcher, sink } = testRouter({ live: [I15] });
   const payload = issueCommentPayload({ number: 15 });
@@ -125,12 +131,20 @@ Deno.test("the dedup cache is bounded by dedupCacheSize: the oldest id is forgot
   assert.equal(dispatcher.events.length, 4);
 });
 
-// case 42
+// a retryable failure or a spawn-policy drop releases the delivery id for a redelivery
 for (
   const [name, outcome, released] of [
-    ["a retryable failure", { status: "failed", reason: "boom", retry: true }, true],
+    [
+      "a retryable failure",
+      { status: "failed", stage: "deliver", cause: "error", message: "boom", retry: true },
+      true,
+    ],
     ["a spawn-policy settle", { status: "settled", reason: "spawn-policy" }, true],
-    ["a final failure", { status: "failed", reason: "bad", retry: false }, false],
+    [
+      "a final failure",
+      { status: "failed", stage: "spawn", cause: "error", message: "bad", retry: false },
+      false,
+    ],
     ["an awaiting-start settle", { status: "settled", reason: "awaiting-start" }, false],
     ["a delivery", { status: "delivered" }, false],
   ] as const
@@ -156,15 +170,18 @@ Deno.test("a dispatcher that throws counts as a retryable failure, and the id is
   assert.equal(result.status, "routed");
   assert.deepEqual(result.status === "routed" && result.outcomes[0].outcome, {
     status: "failed",
-    reason: "queue closed",
+    stage: "dispatch",
+    cause: "error",
+    message: "queue closed",
     retry: true,
   });
+  assert.equal(sink.ofType("routing.routed")[0].reason, "dispatch: queue closed");
   assert.equal(sink.ofType("routing.routed")[0].level, "warning");
   await router.route(ev);
   assert.equal(dispatcher.events.length, 2);
 });
 
-// case 50
+// a config reload applies to the next event; the dedup cache is kept
 Deno.test("setPolicy applies to the next event and keeps the dedup cache", async () => {
   const { router, dispatcher, sink } = testRouter({ policy: { authorizedUsers: ["alice"] } });
   const byCarol = issueCommentPayload({ login: "carol" });
@@ -184,7 +201,7 @@ Deno.test("setPolicy applies to the next event and keeps the dedup cache", async
   assert.equal(dispatcher.events[2].labeled, true);
 });
 
-// case 43
+// work-item extraction: the refs an event names
 Deno.test("an event naming no work item is dropped as no-work-item", async () => {
   const { router, dispatcher, sink } = testRouter();
   const push = { ref: "refs/heads/main", repository: { full_name: "octo/repo" } };
@@ -199,7 +216,7 @@ Deno.test("an event naming no work item is dropped as no-work-item", async () =>
   assert.equal(sink.ofType("routing.dropped").at(-1)!.level, "info");
 });
 
-// case 44, with 34: the linked issue's session gets the PR's comment
+// PR linkage: the linked issue's session gets the PR's comment
 Deno.test("a PR comment goes to the linked issue's live session, reached through the PR", async () => {
   const { router, dispatcher, github, sink } = testRouter({ live: [I15] });
   github.closing.set("octo/repo#42", [{ repo: "octo/repo", number: 15 }]);
@@ -258,7 +275,7 @@ Deno.test("a failing closingIssues call keeps the event, routed by branch and ke
   assert.match(String(warn.error), /rate limited/);
 });
 
-// case 45
+// a ref only a branch name gives is checked for existence
 Deno.test("a ref only a branch name invents is checked, and dropped on 404", async () => {
   const { router, dispatcher, github, sink } = testRouter();
   const payload = pullRequestPayload({ number: 42, head: "feature/issue-285", action: "opened" });
@@ -318,7 +335,7 @@ Deno.test("a CI run's branch issue is checked too, and all refs gone means no-wo
   assert.equal(sink.ofType("routing.dropped")[0].reason, "no-work-item");
 });
 
-// case 46
+// actor authorization: the comment's, the review's or the sender's login, against the allowlist
 Deno.test("an actor outside the allowlist is dropped at warning level, naming the actor", async () => {
   const { router, dispatcher, sink } = testRouter();
   const result = await router.route(
@@ -377,7 +394,7 @@ Deno.test("a comment with no author is unauthorized (fail closed)", async () => 
   assert.equal(sink.ofType("routing.dropped")[0].actor, null);
 });
 
-// case 47
+// a self-marked body is dropped before the allowlist is asked
 Deno.test("a self-marked comment is dropped as self-authored, before the allowlist", async () => {
   const { router, dispatcher, sink } = testRouter();
   const text = markSelfAuthored("Started a session.");
@@ -394,7 +411,7 @@ Deno.test("a self-marked comment is dropped as self-authored, before the allowli
   assert.equal(sink.ofType("routing.dropped")[0].level, "info");
 });
 
-// case 48
+// the labeled flag: the label added, or among the item's labels
 Deno.test("labeled: from a labeled action, from the current labels, never from an empty label", async () => {
   const { router, dispatcher } = testRouter();
   await router.route(ingress("issues", issuesPayload({ action: "labeled", label: LABEL })));
@@ -409,7 +426,7 @@ Deno.test("labeled: from a labeled action, from the current labels, never from a
   assert.equal(dispatcher.events.at(-1)!.labeled, false);
 });
 
-// case 49
+// close semantics: an issue's close closes its session; a PR's only its own
 Deno.test("an issue close is one close value of its own, past the allowlist", async () => {
   const { router, dispatcher } = testRouter();
   await router.route(ingress("issues", issuesPayload({ action: "closed", sender: "stranger" })));
@@ -462,7 +479,9 @@ Deno.test("no routing event carries a comment's or review's body", async () => {
   const { router, sink, dispatcher } = testRouter();
   const secret = "TOP-SECRET-BODY-TEXT";
   dispatcher.answer = (e) =>
-    e.kind === "review" ? { status: "failed", reason: "x", retry: false } : { status: "delivered" };
+    e.kind === "review"
+      ? { status: "failed", stage: "deliver", cause: "error", message: "x", retry: false }
+      : { status: "delivered" };
   await router.route(ingress("issue_comment", issueCommentPayload({ text: secret })));
   await router.route(ingress("issue_comment", issueCommentPayload({ text: secret, login: "eve" })));
   await router.route(ingress("pull_request_review", reviewPayload({ text: secret })));

@@ -1,11 +1,14 @@
 /**
- * What a routed value says about its event, read from the payload: its kind, its text (what
- * control keywords are read from and the self-marker is looked for in), the subject reactions go
- * on, and how a close closed.
+ * What a routed value says about its event, read from the payload — the one place past the
+ * router's extraction where GitHub's payload shapes are read: its kind, its text (what control
+ * keywords are read from and the self-marker is looked for in), the subject reactions go on, how
+ * a close closed, and the facts the dispatcher tells (the repository, the issue or pull request,
+ * a review's state, a label, a CI run). Both ingress paths reach it through the router (the
+ * poller builds the webhook's payload shapes, `poll/payloads.ts`), so both shape alike.
  *
  * @module
  */
-import type { RoutedKind, Subject } from "../dispatch/mod.ts";
+import type { CiFacts, ItemFacts, RoutedEvent, RoutedKind, Subject } from "../dispatch/mod.ts";
 import { CI_EVENTS, isLifecycleClose } from "./actor.ts";
 
 type Obj = Record<string, unknown>;
@@ -85,4 +88,63 @@ export function closeStateOf(ghEvent: string, payload: Obj): "closed" | "merged"
   return pr.merged === true || (typeof pr.merged_at === "string" && pr.merged_at !== "")
     ? "merged"
     : "closed";
+}
+
+/** A non-empty string (a number as its digits), else `undefined`. */
+const text = (v: unknown): string | undefined =>
+  typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
+
+/** `o` without its `undefined` fields. */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The issue or pull request the payload carries, and which of the two it is. */
+function itemOf(ghEvent: string, payload: Obj): ItemFacts | undefined {
+  const kind: ItemFacts["kind"] | undefined =
+    ghEvent.startsWith("pull_request") || obj(payload.issue).pull_request
+      ? "pull_request"
+      : ghEvent === "issues" || ghEvent === "issue_comment"
+      ? "issue"
+      : undefined;
+  if (!kind) return undefined;
+  const o = obj(payload.pull_request ?? payload.issue);
+  return defined({
+    kind,
+    url: text(o.html_url),
+    title: text(o.title),
+    state: text(o.state),
+    branch: text(obj(o.head).ref),
+  });
+}
+
+/** What a CI event's run (or commit status) reports. */
+function ciOf(payload: Obj): CiFacts {
+  const run = obj(payload.workflow_run ?? payload.check_run ?? payload.check_suite);
+  return defined({
+    name: text(run.name) ?? text(payload.context),
+    status: text(run.status),
+    conclusion: text(run.conclusion) ?? text(payload.state),
+    branch: text(run.head_branch),
+    url: text(run.html_url) ?? text(payload.target_url),
+  });
+}
+
+/** The facts of the payload a routed event carries for the dispatcher (nothing else of it). */
+export function factsOf(
+  ghEvent: string,
+  payload: Obj,
+): Pick<RoutedEvent, "repository" | "item" | "reviewState" | "label" | "ci"> {
+  const item = itemOf(ghEvent, payload);
+  const reviewState = ghEvent === "pull_request_review"
+    ? text(obj(payload.review).state)
+    : undefined;
+  const label = text(obj(payload.label).name);
+  return {
+    repository: str(obj(payload.repository).full_name) ?? "",
+    ...(item ? { item } : {}),
+    ...(reviewState ? { reviewState } : {}),
+    ...(label ? { label } : {}),
+    ...(CI_EVENTS.has(ghEvent) ? { ci: ciOf(payload) } : {}),
+  };
 }

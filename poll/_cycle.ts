@@ -6,6 +6,7 @@
  */
 import type { EventSink } from "../events/mod.ts";
 import type { IngressEvent, RouteResult, RouteSink } from "../ingress/mod.ts";
+import { type FailureCause, reasonOf, type SettledReason } from "../dispatch/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
 import type { ControlRecord } from "../state/control.ts";
 import { messageOf } from "../errors.ts";
@@ -113,32 +114,36 @@ export async function routeSafely(
   }
 }
 
-/** A route result reduced to what the ledger needs. */
+/**
+ * A route result reduced to what the ledger needs. A failure `release`s its attempt (gives it
+ * back) when every failed dispatch was aborted by a stop; a timeout or an error spends one, and
+ * is retried while `retry` says it may help.
+ */
 export type Verdict =
   | { kind: "dropped" }
-  | { kind: "done"; delivered: boolean; settled: string[] }
-  | { kind: "failed"; retry: boolean; reason: string; release: boolean; inFlight: boolean };
+  | { kind: "done"; delivered: boolean; settled: SettledReason[] }
+  | { kind: "failed"; retry: boolean; reason: string; release: boolean };
 
-/** Failure reasons that mean "still being delivered": not an attempt spent. */
-const IN_FLIGHT_REASONS = new Set(["in-flight", "dispatch-in-flight", "busy"]);
-/** Failure reasons that mean "abandoned by a stop": the attempt is given back. */
-const RELEASE_REASONS = new Set(["abandoned", "aborted", "shutdown"]);
+/** Whether a failure of this cause spends one of the delivery's attempts. */
+const SPENDS_ATTEMPT: Readonly<Record<FailureCause, boolean>> = {
+  aborted: false, // the poller is stopping: the next start tries again, with the full budget
+  timeout: true,
+  error: true,
+};
 
 /** Reduces a route result. */
 export function verdictOf(result: RouteResult | { status: "error"; reason: string }): Verdict {
   if (result.status === "error") {
-    return { kind: "failed", retry: true, reason: result.reason, release: false, inFlight: false };
+    return { kind: "failed", retry: true, reason: result.reason, release: false };
   }
   if (result.status === "dropped") return { kind: "dropped" };
   const failed = result.outcomes.map((o) => o.outcome).filter((o) => o.status === "failed");
   if (failed.length > 0) {
-    const reason = failed.map((f) => f.reason).join("; ");
     return {
       kind: "failed",
       retry: failed.every((f) => f.retry),
-      reason,
-      release: failed.every((f) => RELEASE_REASONS.has(f.reason)),
-      inFlight: failed.every((f) => IN_FLIGHT_REASONS.has(f.reason)),
+      reason: failed.map((f) => reasonOf(f)).join("; "),
+      release: failed.every((f) => !SPENDS_ATTEMPT[f.cause]),
     };
   }
   const settled = result.outcomes.flatMap((o) =>

@@ -259,8 +259,6 @@ async function handOver(
   } else if (v.release) {
     rec.commentAttempts[id] = rec.commentAttempts[id] ?? 0;
     s.events.emit("poll.attempts_released", { work_item: ref, comments: [id] });
-  } else if (v.inFlight) {
-    rec.commentAttempts[id] = rec.commentAttempts[id] ?? 0;
   } else {
     await failed(s, ctx, rec, entry, seen, v);
   }

@@ -60,7 +60,7 @@ export async function presence(s: CycleState, ctx: ItemContext, rec: ItemRecord)
       ref,
     ),
   );
-  if (v.kind === "failed" && !v.release && !v.inFlight) {
+  if (v.kind === "failed" && !v.release) {
     const attempts = rec.spawn.attempts + 1;
     const giveUp = !v.retry || attempts >= s.settings.maxRetries;
     rec.spawn = { ...rec.spawn, attempts, pending: !giveUp };

@@ -1,5 +1,5 @@
 /**
- * The poller's bookkeeping of outcomes: retries and the give-up notice, in-flight deliveries,
+ * The poller's bookkeeping of outcomes: retries and the give-up notice, timed-out deliveries,
  * re-arming another version's give-ups, settled outcomes, presence and its budget, the start
  * requirement, and a stop request between items.
  */
@@ -18,7 +18,13 @@ Deno.test("a failing delivery is retried, then given up on with one notice that 
     await h.addSession(ref(1));
     await h.cycle();
     const c = h.gh.world.addComment(REPO, issue.number, "SECRET-BODY-TEXT please", "alice");
-    h.dispatcher.answer(isComment, { status: "failed", reason: "harness down", retry: true }, 5);
+    h.dispatcher.answer(isComment, {
+      status: "failed",
+      stage: "deliver",
+      cause: "error",
+      message: "harness down",
+      retry: true,
+    }, 5);
     for (let i = 0; i < 5; i++) await h.cycle();
     const failed = h.sink.ofType("poll.comment_failed");
     assert.deepEqual(failed.map((f) => [f.attempt, f.will_retry, f.level]), [
@@ -54,7 +60,13 @@ Deno.test("a delivery failing for good is given up at once", async () => {
     await h.addSession(ref(1));
     await h.cycle();
     h.gh.world.addComment(REPO, issue.number, "x", "alice");
-    h.dispatcher.answer(isComment, { status: "failed", reason: "bad prompt", retry: false });
+    h.dispatcher.answer(isComment, {
+      status: "failed",
+      stage: "deliver",
+      cause: "error",
+      message: "bad prompt",
+      retry: false,
+    });
     await h.cycle();
     await h.cycle();
     const failed = h.sink.ofType("poll.comment_failed");
@@ -65,19 +77,28 @@ Deno.test("a delivery failing for good is given up at once", async () => {
   }
 });
 
-Deno.test("an in-flight delivery is not counted as a failed attempt", async () => {
-  const h = await pollHarness({ maxRetries: 1 });
+Deno.test("a timed-out delivery spends an attempt and is retried", async () => {
+  const h = await pollHarness({ maxRetries: 2 });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
     await h.addSession(ref(1));
     await h.cycle();
     const c = h.gh.world.addComment(REPO, issue.number, "x", "alice");
-    h.dispatcher.answer(isComment, { status: "failed", reason: "in-flight", retry: true }, 2);
+    h.dispatcher.answer(isComment, {
+      status: "failed",
+      stage: "deliver",
+      cause: "timeout",
+      message: "delivering to claude did not finish within dispatchTimeoutSeconds",
+      retry: true,
+    });
     await h.cycle();
+    const failed = h.sink.ofType("poll.comment_failed");
+    assert.deepEqual(failed.map((f) => [f.attempt, f.will_retry, f.reason]), [
+      [1, true, "deliver: delivering to claude did not finish within dispatchTimeoutSeconds"],
+    ]);
+    assert.equal(h.sink.ofType("poll.attempts_released").length, 0, "a timeout is no stop");
     await h.cycle();
-    await h.cycle();
-    assert.equal(h.sink.ofType("poll.comment_failed").length, 0);
-    assert.equal(h.dispatcher.events.filter(isComment).length, 3, "asked again until delivered");
+    assert.equal(h.dispatcher.events.filter(isComment).length, 2, "asked again, delivered");
     assert.ok(h.ledger.get(ref(1))!.seenComments.includes(c.node_id));
   } finally {
     await h.close();
@@ -91,7 +112,13 @@ Deno.test("give-ups by another version are re-armed once; the running version's 
     await h.addSession(ref(1));
     await h.cycle();
     const c = h.gh.world.addComment(REPO, issue.number, "x", "alice");
-    h.dispatcher.answer(isComment, { status: "failed", reason: "down", retry: true });
+    h.dispatcher.answer(isComment, {
+      status: "failed",
+      stage: "deliver",
+      cause: "error",
+      message: "down",
+      retry: true,
+    });
     await h.cycle(); // given up by 1.0.0
     await h.restart({ version: "1.0.0" });
     await h.cycle();
@@ -135,7 +162,13 @@ Deno.test("presence is retried each cycle, then given up; a new comment re-arms 
   const h = await pollHarness({ maxRetries: 2 });
   try {
     const issue = h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
-    h.dispatcher.answer(isPresence, { status: "failed", reason: "spawn failed", retry: true }, 2);
+    h.dispatcher.answer(isPresence, {
+      status: "failed",
+      stage: "deliver",
+      cause: "error",
+      message: "spawn failed",
+      retry: true,
+    }, 2);
     await h.cycle();
     await h.cycle();
     await h.cycle(); // budget spent: nothing more
@@ -171,7 +204,13 @@ Deno.test("with requireStartCommand no presence is sent until a start is recorde
   const h = await pollHarness({ requireStartCommand: true, maxRetries: 1 });
   try {
     h.gh.world.addIssue(REPO, { labels: [LABEL], user: "alice" });
-    h.dispatcher.fallback = { status: "failed", reason: "never", retry: true };
+    h.dispatcher.fallback = {
+      status: "failed",
+      stage: "deliver",
+      cause: "error",
+      message: "never",
+      retry: true,
+    };
     for (let i = 0; i < 3; i++) await h.cycle();
     assert.equal(h.dispatcher.events.length, 0, "no presence, no budget spent");
     h.dispatcher.fallback = { status: "delivered" };
@@ -202,7 +241,13 @@ Deno.test("a stop request ends the cycle between items; abandoned attempts are g
     w.addComment(REPO, a.number, "for A", "alice");
     w.addComment(REPO, b.number, "for B", "alice");
     const ac = new AbortController();
-    h.dispatcher.answer(() => true, { status: "failed", reason: "abandoned", retry: true });
+    h.dispatcher.answer(() => true, {
+      status: "failed",
+      stage: "queue",
+      cause: "aborted",
+      message: "aborted",
+      retry: true,
+    });
     const original = h.dispatcher.dispatch.bind(h.dispatcher);
     h.dispatcher.dispatch = (event) => {
       ac.abort(); // the stop arrives while the first item is being delivered

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DispatchRunner } from "../dispatcher.ts";
+import type { DispatchRunner } from "../seams.ts";
 import { join } from "node:path";
 import { adapterFor } from "../harness/mod.ts";
 import type { HarnessName, HostedSession } from "../seams.ts";

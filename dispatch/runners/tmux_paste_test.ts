@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { type HarnessLogEntry, readHarnessLog } from "../../tests/fake_harness/mod.ts";
 import { comment, setup } from "../_test_utils.ts";
-import type { DispatchRunner } from "../dispatcher.ts";
+import type { DispatchRunner } from "../seams.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { HostedSession } from "../seams.ts";
 import { parseWorkItem } from "../../state/work_item.ts";
@@ -49,11 +49,8 @@ function titleEvent(number: number, title: string, n: number): RoutedEvent {
     labeled: true,
     text: "",
     subject: { kind: "issue", id: 77, number },
-    payload: {
-      action: "edited",
-      issue: { number, title: `case ${n}: ${title}`, state: "open" },
-      repository: { full_name: "octo/repo" },
-    },
+    repository: "octo/repo",
+    item: { kind: "issue", title: `case ${n}: ${title}`, state: "open" },
   };
 }
 
@@ -71,12 +68,8 @@ function reviewEvent(number: number, text: string, n: number): RoutedEvent {
     labeled: true,
     text: `case ${n}: ${text}`,
     subject: { kind: "review_comment", id: n, url, number, path: `src/${text}.ts`, line: 3 },
-    payload: {
-      action: "created",
-      pull_request: { number, html_url: `https://github.com/octo/repo/pull/${number}` },
-      comment: { id: n, body: text, html_url: url, path: `src/${text}.ts`, line: 3 },
-      repository: { full_name: "octo/repo" },
-    },
+    repository: "octo/repo",
+    item: { kind: "pull_request", url: `https://github.com/octo/repo/pull/${number}` },
   };
 }
 

@@ -20,10 +20,11 @@ import { join } from "node:path";
 import type { EventSink } from "../../events/mod.ts";
 import { RECENT_DELIVERIES, type RegistryDir, type SessionRecord } from "../../state/registry.ts";
 import { GITHUB_HOST, parseWorkItem, slugOf, type WorkItemRef } from "../../state/work_item.ts";
-import type { HarnessName } from "../seams.ts";
+import type { DispatchSessions, RegisterInput, SessionPatch } from "../seams.ts";
 import { withFileLock } from "./_lock.ts";
 
 export { RECENT_DELIVERIES };
+export type { RegisterInput, SessionPatch };
 
 /** Options of {@linkcode SessionStore}. */
 export interface SessionStoreOptions {
@@ -33,25 +34,6 @@ export interface SessionStoreOptions {
   /** The clock; default `new Date()`. */
   now?: () => Date;
 }
-
-/** What {@linkcode SessionStore.register} takes. */
-export interface RegisterInput {
-  item: WorkItemRef;
-  harness: HarnessName;
-  harnessSessionId: string;
-  cwd: string;
-  /** `loop-<slug>` for a tmux-hosted session; `""` (the default) when headless. */
-  tmuxTarget?: string;
-  /** The work item's browser URL; default `""`. */
-  url?: string;
-  /** Replace a live session of the same item (else {@linkcode SessionExistsError}). */
-  force?: boolean;
-}
-
-/** What {@linkcode SessionStore.update} may change. */
-export type SessionPatch = Partial<
-  Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">
->;
 
 /** What a {@linkcode SessionStore.mutate} step answers: the record to write (if any), and a result. */
 export interface Mutation<T> {
@@ -111,7 +93,7 @@ function byRef(a: SessionRecord, b: SessionRecord): number {
 }
 
 /** The registry, written. */
-export class SessionStore {
+export class SessionStore implements DispatchSessions {
   readonly registry: RegistryDir;
   readonly #events: EventSink;
   readonly #now: () => Date;

@@ -1,19 +1,19 @@
 /**
- * Closure (case 49): an issue closing closes its session; a pull request closing closes only a
+ * Closure: an issue closing closes its session; a pull request closing closes only a
  * session registered for that pull request (`close.own`; a linked issue's session is
  * `session.kept_open`). A close never spawns and never becomes a prompt. With a live session
- * (active or paused): `work_item_complete` (its `announce: false` skips the closure note), the
+ * (active or paused): `work_item_complete` (its `announce: false` skips the closure comment), the
  * harness ended, the record closed, the control record and start marker cleared (a reopened item
  * starts afresh), the checkout removed when `workspace.cleanupOnClose`, then
  * `session.autoclosed` and, when tmux keeps the session, `session.retained`.
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { Handled, Turn } from "./turn.ts";
 import { askComplete } from "./_call_sites.ts";
-import { hostedOf } from "./sessions/mod.ts";
-import { closureText, postNote } from "./_notes.ts";
+import { hostedOf } from "../sessions/mod.ts";
+import { closureText, postComment } from "./comments.ts";
 
 const WHY = {
   "issue-closed": "the issue was closed",
@@ -64,7 +64,7 @@ export async function closure(turn: Turn): Promise<Handled> {
   turn.emit("session.autoclosed", { reason, harness: live.harness, previous_status: live.status });
   if (retained) turn.emit("session.retained", { tmux_target: hosted.tmuxTarget });
   if (complete.announce && config.announce.enabled) {
-    await postNote(turn, "closure", closureText(live, { why: WHY[reason], retained }));
+    await postComment(turn, "closure", closureText(live, { why: WHY[reason], retained }));
   }
   return { outcome: { status: "delivered", detail: "closed" } };
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../../errors.ts";
 import {
   type ContextInit,
   type ContextOf,
@@ -15,10 +15,10 @@ import {
   type WorkItem,
   workItemFromRef,
   type WorkItemKind,
-} from "../lifecycle/sdk/mod.ts";
-import type { HarnessName } from "./seams.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Turn } from "./_deps.ts";
+} from "../../lifecycle/sdk/mod.ts";
+import type { HarnessName } from "../seams.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Turn } from "./turn.ts";
 
 /** A proceed point's answer: whether to go on, and who refused and why. */
 export interface Verdict {
@@ -31,10 +31,8 @@ export interface Verdict {
 /** What the event says its work item is: an issue, a pull request, or `""` (unknown). */
 function kindOf(event: RoutedEvent): WorkItemKind {
   if (event.linkedFrom) return "issue"; // reached through a PR: a linked issue
-  const issue = event.payload.issue as { pull_request?: unknown } | undefined;
-  if (event.ghEvent.startsWith("pull_request") || issue?.pull_request) return "pull-request";
-  if (event.ghEvent === "issues" || event.ghEvent === "issue_comment") return "issue";
-  return "";
+  const ITEM_KIND = { issue: "issue", pull_request: "pull-request" } as const;
+  return event.item ? ITEM_KIND[event.item.kind] : "";
 }
 
 /** The work item of the turn, as the hooks see it. */

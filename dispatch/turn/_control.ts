@@ -1,5 +1,5 @@
 /**
- * A control command from a comment (cases 54, 58–60): asked of `input_received` (kind
+ * A control command from a comment: asked of `input_received` (kind
  * `command`) first — a refusal is `control.rejected` {reason: input-refused} — then applied
  * through the control actions, and never forwarded to the agent.
  *
@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { ControlCommand } from "../state/control.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import type { ControlCommand } from "../../state/control.ts";
+import type { Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
 import { armed } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";

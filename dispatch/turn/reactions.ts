@@ -1,5 +1,5 @@
 /**
- * Reactions (case 63): `started` (👀) when an event is picked up, then `completed` (🎉) or
+ * Reactions: `started` (👀) when an event is picked up, then `completed` (🎉) or
  * `error` (😕), on the comment or review comment that triggered it, or on the issue or pull
  * request itself (reviews, presence, label events). An event with nothing to react on (CI) gets
  * none; `reactions.enabled: false` or a state set to `""` makes no request. Best-effort: a
@@ -7,17 +7,15 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { ReactionTarget } from "../github/mod.ts";
-import { repoOf } from "../state/work_item.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { ReactionTarget } from "../../github/mod.ts";
+import { repoOf } from "../../state/work_item.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { ReactionState, Turn } from "./turn.ts";
 
 /** The repository the event's subject lives in (a linked PR's may be another one). */
 function subjectRepo(event: RoutedEvent): string {
-  const repository = event.payload.repository as { full_name?: unknown } | undefined;
-  const name = repository?.full_name;
-  return typeof name === "string" && name.includes("/") ? name : repoOf(event.workItem);
+  return event.repository.includes("/") ? event.repository : repoOf(event.workItem);
 }
 
 /** Where a reaction to `event` goes; `undefined` when it has no reactable subject. */
@@ -32,7 +30,7 @@ export function reactionTarget(event: RoutedEvent): ReactionTarget | undefined {
 }
 
 /** Adds the reaction of `state`, if any is configured. Never throws. */
-export async function react(turn: Turn, state: "started" | "completed" | "error"): Promise<void> {
+export async function react(turn: Turn, state: ReactionState): Promise<void> {
   const settings = turn.config.reactions;
   const content = settings[state];
   if (!settings.enabled || !content) return;

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { repoOf, slugOf } from "../state/work_item.ts";
-import { type PromptValues, renderPrompt } from "./prompts.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Turn } from "./_deps.ts";
-import { tmuxSessionName } from "./runners/mod.ts";
-import { payloadExcerpt } from "./_excerpt.ts";
+import { repoOf, slugOf } from "../../state/work_item.ts";
+import { type PromptValues, renderPrompt } from "../prompts.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Turn } from "./turn.ts";
+import { tmuxSessionName } from "../runners/mod.ts";
+import { payloadExcerpt } from "../_excerpt.ts";
 
 /** How the session talks to people, by how it is hosted. */
 function interactionDirective(turn: Turn): string {

@@ -21,11 +21,9 @@
  *
  * @module
  */
-import type { SessionRecord } from "../state/registry.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Handled, Turn } from "./_deps.ts";
-import type { HostedSession } from "./seams.ts";
-import { Slots } from "../async/mod.ts";
+import type { Delivery, DeliveryQueue, Handled } from "./turn.ts";
+import type { HostedSession } from "../seams.ts";
+import { Slots } from "../../async/mod.ts";
 
 /**
  * Most characters of prompts in one batch (separators aside; one prompt larger than this still
@@ -46,13 +44,7 @@ function takeBatch(waiting: Pending[]): Pending[] {
 }
 
 /** One event's delivery, waiting or under way. */
-export interface Pending {
-  turn: Turn;
-  /** The live session as the turn saw it. */
-  live: SessionRecord;
-  /** The event as the `input_received` hooks left it. */
-  event: RoutedEvent;
-  prompt: string;
+export interface Pending extends Delivery {
   /** Settles the event's dispatch (called once). */
   resolve: (handled: Handled) => void;
 }
@@ -85,7 +77,7 @@ export interface DeliveriesOptions {
 }
 
 /** What runs and waits, per work item ref. */
-export class Deliveries {
+export class Deliveries implements DeliveryQueue {
   readonly #run: BatchRun;
   readonly #note: NoteRun;
   readonly #slots: Slots;
@@ -109,7 +101,7 @@ export class Deliveries {
   }
 
   /** Queues a delivery; resolves with its outcome once its batch was delivered (or failed). */
-  add(item: Omit<Pending, "resolve">): Promise<Handled> {
+  add(item: Delivery): Promise<Handled> {
     return new Promise((resolve) => {
       const ref = item.turn.ref;
       const pending: Pending = {

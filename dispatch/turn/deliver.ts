@@ -1,22 +1,22 @@
 /**
  * A delivery into a live, active session: the event prompt rendered (from the event as the
  * `input_received` hooks left its text) and handed to the session's gathered deliveries
- * (`_batch.ts`); a batch goes to the runner as one prompt — or, when the runner answers that the
+ * (`batch.ts`); a batch goes to the runner as one prompt — or, when the runner answers that the
  * harness is not running (it never launches one itself), the session is relaunched here on the
  * first prompt of it, after `session_spawn`: the only relaunch there is — and its delivery ids
  * are noted on the session (at-most-once), behind the session's next batch.
  *
  * @module
  */
-import type { RoutedEvent } from "./types.ts";
-import type { Later, Turn } from "./_deps.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import type { Pending, Sent } from "./_batch.ts";
-import type { HostedSession } from "./seams.ts";
+import type { RoutedEvent } from "../types.ts";
+import { abortedWaiting, type Handled, type Later, type Turn } from "./turn.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { Pending, Sent } from "./batch.ts";
+import type { HostedSession } from "../seams.ts";
 import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
-import { messageOf } from "../errors.ts";
-import { hostedOf } from "./sessions/mod.ts";
+import { messageOf } from "../../errors.ts";
+import { hostedOf } from "../sessions/mod.ts";
 
 /** Between the prompts of one batch: a line of its own, so each event reads as it would alone. */
 export const BATCH_SEPARATOR = "\n\n---\n\n";
@@ -25,7 +25,7 @@ export const BATCH_SEPARATOR = "\n\n---\n\n";
  * The first line of the prompt of a delivery that was in flight at a crash (marked on its
  * session before its paste, never noted after it): it may have reached the session already.
  */
-export const REPEAT_NOTE =
+export const REPEAT_LINE =
   "(the-loop: this may repeat a message delivered just before a restart; if you already acted " +
   "on it, do not act on it again.)";
 
@@ -33,7 +33,7 @@ export const REPEAT_NOTE =
 export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): Later {
   turn.pickup();
   const rendered = eventPrompt(turn, event);
-  const prompt = turn.repeat ? `${REPEAT_NOTE}\n\n${rendered}` : rendered;
+  const prompt = turn.repeat ? `${REPEAT_LINE}\n\n${rendered}` : rendered;
   if (turn.repeat) turn.emit("dispatch.repeat", { gh_event: event.ghEvent }, "warning");
   return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
 }
@@ -47,7 +47,7 @@ export async function deliverBatch(all: Pending[], landed: string[] = []): Promi
   const batch: Pending[] = [];
   for (const p of all) {
     if (p.turn.signal?.aborted) {
-      p.resolve({ outcome: { status: "failed", reason: "aborted", retry: true } });
+      p.resolve({ outcome: abortedWaiting() });
     } else batch.push(p);
   }
   if (batch.length === 0) return [];
@@ -107,7 +107,7 @@ export async function noteSent(sent: Sent[]): Promise<void> {
 }
 
 /** The harness was gone: relaunched with this event's prompt (the `session_spawn` hooks asked). */
-async function relaunch(p: Pending, hosted: HostedSession) {
+async function relaunch(p: Pending, hosted: HostedSession): Promise<Handled> {
   // a relaunch boots a harness: bounded like the turns' launches, in a pool of its own
   const release = await p.turn.deps.launches.take();
   try {
@@ -147,7 +147,11 @@ async function note(batch: Pending[]): Promise<void> {
   }
 }
 
-function delivered(p: Pending, hosted: HostedSession, o: { respawned: boolean; batch: number }) {
+function delivered(
+  p: Pending,
+  hosted: HostedSession,
+  o: { respawned: boolean; batch: number },
+): Handled {
   p.turn.emit("dispatch.delivered", {
     kind: p.event.kind,
     gh_event: p.event.ghEvent,
@@ -157,6 +161,6 @@ function delivered(p: Pending, hosted: HostedSession, o: { respawned: boolean; b
     batch: o.batch,
   });
   return {
-    outcome: { status: "delivered" as const, detail: o.respawned ? "respawned" : "delivered" },
+    outcome: { status: "delivered", detail: o.respawned ? "respawned" : "delivered" },
   };
 }

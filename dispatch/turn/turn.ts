@@ -1,18 +1,27 @@
 /**
  * What every step of a dispatch shares: the dispatcher's resolved options ({@linkcode Deps}) and
  * one event's turn ({@linkcode Turn}): its config snapshot, its events, its reactions and the
- * deadline every harness call runs under.
+ * deadline every harness call runs under. This file imports no step: what a turn needs of the
+ * steps (the reactions, the session's gathered deliveries) comes through {@linkcode Deps}, typed
+ * here by what the turn asks of it.
  *
  * @module
  */
-import type { RoutingConfig } from "../config/mod.ts";
-import { messageOf } from "../errors.ts";
-import type { SessionDispatcherOptions, StartMarks } from "./dispatcher.ts";
-import type { PromptTemplates } from "./prompts.ts";
-import type { DispatchOutcome, RoutedEvent } from "./types.ts";
-import { react } from "./_reactions.ts";
-import type { Deliveries } from "./_batch.ts";
-import { type Lane, type Slots, withDeadline } from "../async/mod.ts";
+import type { RoutingConfig } from "../../config/mod.ts";
+import { messageOf } from "../../errors.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { SessionDispatcherOptions, StartMarks } from "../seams.ts";
+import type { PromptTemplates } from "../prompts.ts";
+import type {
+  DispatchFailure,
+  DispatchOutcome,
+  DroppedReason,
+  FailureCause,
+  FailureStage,
+  RoutedEvent,
+  SettledReason,
+} from "../types.ts";
+import { type Lane, type Slots, withDeadline } from "../../async/mod.ts";
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {
@@ -20,12 +29,39 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   startMarks: StartMarks;
   now: () => Date;
   uuid: () => string;
-  /** The deliveries into live sessions, gathered per session (`_batch.ts`). */
-  deliveries: Deliveries;
+  /** The deliveries into live sessions, gathered per session (`Deliveries` of `batch.ts`). */
+  deliveries: DeliveryQueue;
+  /** Adds the reaction of `state` to the turn's subject; never throws (`react` of `reactions.ts`). */
+  react: (turn: Turn, state: ReactionState) => Promise<void>;
   /** Where reactions wait for the dispatcher to be idle (`async/lane.ts`). */
   reactions: Lane;
   /** Relaunches of a harness found dead at delivery: at most `maxConcurrentDispatches` at once. */
   launches: Slots;
+}
+
+/** The reactions a turn gives: on pickup, then done or failed. */
+export type ReactionState = "started" | "completed" | "error";
+
+/** One event's delivery into its live session, as a step hands it over. */
+export interface Delivery {
+  turn: Turn;
+  /** The live session as the turn saw it. */
+  live: SessionRecord;
+  /** The event as the `input_received` hooks left it. */
+  event: RoutedEvent;
+  prompt: string;
+}
+
+/** What the steps ask of the gathered deliveries (`Deliveries` of `batch.ts`). */
+export interface DeliveryQueue {
+  /** Queues a delivery; resolves with its outcome once its batch was delivered (or failed). */
+  add(delivery: Delivery): Promise<Handled>;
+  /** Whether a delivery of `deliveryId` into `ref`'s session waits, is under way or waits for its note. */
+  has(ref: string, deliveryId: string): boolean;
+  /** Resolves once nothing waits, is under way or waits for its note for `ref`. */
+  drain(ref: string): Promise<void>;
+  /** Deliveries under way and waiting, over all sessions. */
+  readonly size: { running: number; waiting: number };
 }
 
 /** A step's answer: the outcome, and whether it counts as done for the reaction (default: delivered). */
@@ -41,6 +77,11 @@ export interface Later {
 
 /** What a turn's step answers: its outcome now, or later. */
 export type Answer = Handled | Later;
+
+/** An event whose dispatch was aborted before its turn (or its batch) began: handed back. */
+export function abortedWaiting(): DispatchFailure {
+  return { status: "failed", stage: "queue", cause: "aborted", message: "aborted", retry: true };
+}
 
 /** A harness call that outlived `dispatchTimeoutSeconds`. */
 export class DispatchTimeout extends Error {
@@ -62,7 +103,7 @@ export class Turn {
   readonly config: RoutingConfig;
   /**
    * This delivery id was marked in flight on the session and never noted delivered: a crash may
-   * have pasted it already, so its prompt says it may repeat (`REPEAT_NOTE` of `_deliver.ts`).
+   * have pasted it already, so its prompt says it may repeat (`REPEAT_LINE` of `deliver.ts`).
    */
   repeat = false;
   #picked = false;
@@ -83,14 +124,16 @@ export class Turn {
   pickup(): void {
     if (this.#picked) return;
     this.#picked = true;
-    this.#reactions = this.deps.reactions.run(() => react(this, "started"));
+    this.#reactions = this.deps.reactions.run(() => this.deps.react(this, "started"));
   }
 
   /** After the turn: `completed` or `error` when it was picked up (after `started`). */
   async finish(ok: boolean): Promise<void> {
     if (!this.#picked) return;
     const state = ok ? "completed" : "error";
-    this.#reactions = this.#reactions.then(() => this.deps.reactions.run(() => react(this, state)));
+    this.#reactions = this.#reactions.then(() =>
+      this.deps.reactions.run(() => this.deps.react(this, state))
+    );
     await this.#reactions;
   }
 
@@ -106,12 +149,12 @@ export class Turn {
   }
 
   /** Settled: decided, nothing more to do, never retried. */
-  settled(reason: string, ok?: boolean): Handled {
+  settled(reason: SettledReason, ok?: boolean): Handled {
     return { outcome: { status: "settled", reason }, ...(ok !== undefined ? { ok } : {}) };
   }
 
-  /** `dispatch.dropped` and settled (spawn-policy, awaiting-start, session-paused). */
-  dropped(reason: string): Handled {
+  /** `dispatch.dropped` and settled. */
+  dropped(reason: DroppedReason): Handled {
     this.emit("dispatch.dropped", {
       reason,
       kind: this.event.kind,
@@ -121,11 +164,19 @@ export class Turn {
     return this.settled(reason);
   }
 
-  /** `dispatch.failed` {stage, error, will_retry} and the failed outcome. */
-  failed(stage: string, err: unknown, retry = true): DispatchOutcome {
+  /**
+   * `dispatch.failed` {stage, error, will_retry} and the failed outcome, its cause told by `err`:
+   * a {@linkcode DispatchTimeout}, the turn's own signal (a stop), or anything else.
+   */
+  failed(stage: FailureStage, err: unknown, retry = true): DispatchFailure {
     const error = messageOf(err);
     this.emit("dispatch.failed", { stage, error, will_retry: retry }, "warning");
-    return { status: "failed", reason: `${stage}: ${error}`, retry };
+    const cause: FailureCause = err instanceof DispatchTimeout
+      ? "timeout"
+      : this.signal?.aborted
+      ? "aborted"
+      : "error";
+    return { status: "failed", stage, cause, message: error, retry };
   }
 
   /**

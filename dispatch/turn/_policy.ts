@@ -1,11 +1,11 @@
 /**
- * The spawn policy for a work item with no live session (cases 52–54): `spawnOnUnmatched` says
+ * The spawn policy for a work item with no live session: `spawnOnUnmatched` says
  * whether the item is armed (`always`; `labeled` and the event carries the label; `never`: not
  * armed), and `requireStartCommand` says whether an armed item also waits for a recorded start.
  *
  * @module
  */
-import type { Turn } from "./_deps.ts";
+import type { Turn } from "./turn.ts";
 
 /** Whether the turn's work item is armed. */
 export function armed(turn: Turn): boolean {

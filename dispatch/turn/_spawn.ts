@@ -1,5 +1,5 @@
 /**
- * A new session for a work item (case 62), in this order: `work_item_start` once per arming (a
+ * A new session for a work item, in this order: `work_item_start` once per arming (a
  * refusal disarms the item), the checkout (`workspace.enabled`), harness trust, the spawn prompt
  * and `session_spawn` (which may rewrite it or refuse the launch), the runner's spawn, the
  * registry (`session.registered`), `session.spawned`, `session_spawned`, and the announcement
@@ -7,31 +7,26 @@
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import { slugOf, webUrlOf } from "../state/work_item.ts";
-import type { HarnessName, HostedSession } from "./seams.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import { slugOf, webUrlOf } from "../../state/work_item.ts";
+import type { HarnessName, HostedSession } from "../seams.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Handled, Turn } from "./turn.ts";
 import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
-import { announce, explainRefusal } from "./_notes.ts";
+import { announce, explainRefusal } from "./comments.ts";
 import { spawnPrompt } from "./_render.ts";
-import { tmuxSessionName } from "./runners/mod.ts";
+import { tmuxSessionName } from "../runners/mod.ts";
 
-/** The work item's browser URL: the payload's when the event is its own, else built. */
+/** The work item's browser URL: the event's when the event is its own, else built. */
 function itemUrl(event: RoutedEvent): string {
-  const p = event.payload as {
-    issue?: { html_url?: unknown };
-    pull_request?: { html_url?: unknown };
-  };
-  const own = event.linkedFrom ? undefined : p.issue?.html_url ?? p.pull_request?.html_url;
-  if (typeof own === "string" && own) return own;
-  return webUrlOf(event.workItem);
+  const own = event.linkedFrom ? undefined : event.item?.url;
+  return own || webUrlOf(event.workItem);
 }
 
 /**
  * Asks `work_item_start` when this arming has not been asked yet. A refusal disarms the item
- * (its control record and marker cleared), posts one note and settles: the Handled to return.
+ * (its control record and marker cleared), posts one comment and settles: the Handled to return.
  */
 async function ensureStarted(
   turn: Turn,

@@ -12,20 +12,20 @@
  * A delivery id the session already took (or holds in a batch not yet delivered) is settled
  * `duplicate-delivery` first; one it marked in flight (before a paste whose note never came: a
  * crash) is delivered again, its prompt saying so. A delivery into a live session is handed to the session's batch
- * (`_batch.ts`) and answered later; every other step that acts on the session (a command, a
+ * (`batch.ts`) and answered later; every other step that acts on the session (a command, a
  * closure, a spawn) first waits until the session's earlier deliveries are done.
  *
  * @module
  */
-import type { SessionRecord } from "../state/registry.ts";
-import { parseControl } from "./keywords.ts";
-import type { RoutedEvent } from "./types.ts";
-import type { Answer, Handled, Turn } from "./_deps.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import { parseControl } from "../keywords.ts";
+import type { RoutedEvent } from "../types.ts";
+import type { Answer, Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
 import { closure } from "./_closure.ts";
 import { onCommand } from "./_control.ts";
-import { deliver } from "./_deliver.ts";
-import { explainRefusal } from "./_notes.ts";
+import { deliver } from "./deliver.ts";
+import { explainRefusal } from "./comments.ts";
 import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
 

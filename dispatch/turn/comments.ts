@@ -1,20 +1,20 @@
 /**
  * The comments the dispatcher posts on a work item, each marked as the-loop's own by the GitHub
  * client: the spawn announcement (built from registry fields only — never from an event's
- * payload), a hook's refusal (`⚠️ … <hook>: <reason>`) and the closure note. Every one is
+ * payload), a hook's refusal (`⚠️ … <hook>: <reason>`) and the closure comment. Every one is
  * best-effort: a failure is an event (`dispatch.comment_failed`, `session.announce_failed`),
  * never the dispatch's outcome.
  *
  * @module
  */
-import { messageOf } from "../errors.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import { parseWorkItem, repoOf, slugOf } from "../state/work_item.ts";
-import type { DispatchRunner } from "./dispatcher.ts";
-import type { Handled, Turn } from "./_deps.ts";
+import { messageOf } from "../../errors.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import { parseWorkItem, repoOf, slugOf } from "../../state/work_item.ts";
+import type { DispatchRunner } from "../seams.ts";
+import type { Handled, Turn } from "./turn.ts";
 
 /** Posts `body` on the turn's work item; its URL, or `undefined` when it failed. */
-export async function postNote(
+export async function postComment(
   turn: Turn,
   purpose: "refusal" | "closure",
   body: string,
@@ -29,7 +29,7 @@ export async function postNote(
   }
 }
 
-/** What a refusal stopped, as its note says it. */
+/** What a refusal stopped, as its comment says it. */
 export type Refused = "start" | "launch" | "relaunch" | "deliver";
 
 const STOPPED: Record<Refused, string> = {
@@ -92,7 +92,7 @@ export async function announce(turn: Turn, record: SessionRecord): Promise<void>
   }
 }
 
-/** The closure note: the session ended because its work item closed. */
+/** The closure comment: the session ended because its work item closed. */
 export function closureText(record: SessionRecord, o: { why: string; retained: boolean }): string {
   const kept = o.retained && record.tmuxTarget
     ? ` Its tmux session \`${record.tmuxTarget}\` is kept, read-only, for the record.`
@@ -102,16 +102,22 @@ export function closureText(record: SessionRecord, o: { why: string; retained: b
 }
 
 /**
- * A proceed point refused: `dispatch.hook_refused`, ONE marked note on the work item, and the
+ * A proceed point refused: `dispatch.hook_refused`, ONE marked comment on the work item, and the
  * event settled (`reason`), never retried.
  */
 export async function explainRefusal(
   turn: Turn,
-  o: { point: string; hook: string; reason: string; what: Refused; settle: string },
+  o: {
+    point: string;
+    hook: string;
+    reason: string;
+    what: Refused;
+    settle: "hook-refused" | "input-refused";
+  },
 ): Promise<Handled> {
   turn.emit("dispatch.hook_refused", { point: o.point, hook: o.hook, reason: o.reason });
   const about = o.what === "deliver" ? turn.event.subject?.url : undefined;
-  await postNote(
+  await postComment(
     turn,
     "refusal",
     refusalText({ what: o.what, hook: o.hook, reason: o.reason, about }),

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { Deferred, until } from "./_test_utils.ts";
-import { Deliveries, type Pending, type Sent } from "./_batch.ts";
-import type { Handled, Turn } from "./_deps.ts";
-import type { SessionRecord } from "../state/registry.ts";
-import type { HostedSession } from "./seams.ts";
-import type { RoutedEvent } from "./types.ts";
+import { Deferred, until } from "../_test_utils.ts";
+import { Deliveries, type Pending, type Sent } from "./batch.ts";
+import type { Handled, Turn } from "./turn.ts";
+import type { SessionRecord } from "../../state/registry.ts";
+import type { HostedSession } from "../seams.ts";
+import type { RoutedEvent } from "../types.ts";
 
 const REF = "github:octo/repo#1";
 

@@ -1,0 +1,27 @@
+/**
+ * One event's turn in its work item's queue, the face the dispatcher (`../dispatcher.ts`) builds
+ * on: the per-event context ({@linkcode Turn}, over the resolved options {@linkcode Deps}), the
+ * step that decides and does an event ({@linkcode handle}), the session's gathered deliveries
+ * ({@linkcode Deliveries}, run by {@linkcode deliverBatch} and noted by {@linkcode noteSent}) and
+ * the reactions ({@linkcode react}) the dispatcher hands the turn through its `Deps`.
+ *
+ * Read bottom-up: `turn.ts` (the context; imports no step) < `_policy.ts`, `_call_sites.ts`,
+ * `_render.ts`, `comments.ts`, `reactions.ts` < `_spawn.ts` < `_control.ts`, `_closure.ts`,
+ * `batch.ts`, `deliver.ts` < `handle.ts`.
+ *
+ * @module
+ */
+export {
+  abortedWaiting,
+  type Answer,
+  type Deps,
+  type Handled,
+  type Later,
+  type ReactionState,
+  Turn,
+} from "./turn.ts";
+export { handle } from "./handle.ts";
+export { Deliveries, MAX_BATCH_CHARS } from "./batch.ts";
+export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_LINE } from "./deliver.ts";
+export { react, reactionTarget } from "./reactions.ts";
+export { announcementText } from "./comments.ts";
