@@ -13,6 +13,7 @@ import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "../lifecycle/mod.ts";
 import type { Runner } from "../lifecycle/mod.ts";
+import type { SessionRecord } from "../state/registry.ts";
 import {
   LifecycleHooks,
   serveHooks,
@@ -353,4 +354,21 @@ export async function pollKillTrials(
     await child.stderr.cancel().catch(() => {});
   }
   return kills;
+}
+
+/** A live, active claude session record for `ref` (`github:owner/repo#N`), as the registry keeps one. */
+export function activeSession(ref: string): SessionRecord {
+  const [, owner, repo, n] = /^github:([^/]+)\/([^#]+)#(\d+)$/.exec(ref)!;
+  return {
+    workItem: { ref, provider: "github", owner, repo, number: Number(n) },
+    harness: "claude",
+    harnessSessionId: "00000000-0000-4000-8000-000000000001",
+    cwd: "/tmp",
+    status: "active",
+    createdAt: "2026-12-01T00:00:00Z",
+    lastEventAt: null,
+    tmuxTarget: "",
+    recentDeliveries: [],
+    url: "",
+  };
 }

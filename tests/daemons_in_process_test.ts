@@ -13,10 +13,10 @@ import type { EventRecord } from "../events/mod.ts";
 import { AwaitedSink } from "../events/_test_utils.ts";
 import { markSelfAuthored } from "../github/mod.ts";
 import { startPoller } from "../poll/mod.ts";
-import { RegistryDir, type SessionRecord } from "../state/registry.ts";
+import { RegistryDir } from "../state/registry.ts";
 import { startReceiver } from "../webhook/mod.ts";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { tree } from "./_test_utils.ts";
+import { activeSession, tree } from "./_test_utils.ts";
 
 const TOKEN = "t0k-daemons-in-process";
 const SECRET = "daemons-in-process-secret";
@@ -36,24 +36,8 @@ async function project(apiUrl: string, ref: string) {
       "",
     ].join("\n"),
   });
-  await new RegistryDir(join(dir, ".the-loop", "sessions")).write(session(ref));
+  await new RegistryDir(join(dir, ".the-loop", "sessions")).write(activeSession(ref));
   return { cwd: dir, loaded: await loadConfig({ env, cwd: dir }) };
-}
-
-function session(ref: string): SessionRecord {
-  const [, owner, repo, n] = /^github:([^/]+)\/([^#]+)#(\d+)$/.exec(ref)!;
-  return {
-    workItem: { ref, provider: "github", owner, repo, number: Number(n) },
-    harness: "claude",
-    harnessSessionId: "00000000-0000-4000-8000-000000000001",
-    cwd: "/tmp",
-    status: "active",
-    createdAt: "2026-12-01T00:00:00Z",
-    lastEventAt: null,
-    tmuxTarget: "",
-    recentDeliveries: [],
-    url: "",
-  };
 }
 
 /** The routing decisions, without what names the path; sorted, so arrival order does not count. */

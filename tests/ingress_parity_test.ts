@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { markSelfAuthored } from "../github/mod.ts";
-import { RegistryDir, type SessionRecord } from "../state/registry.ts";
+import { RegistryDir } from "../state/registry.ts";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { activeSession, cli, spawnCli, tree } from "./_test_utils.ts";
 
 const TOKEN = "t0k-parity";
 const SECRET = "parity-secret";
@@ -39,22 +39,6 @@ function project(apiUrl: string): { dir: string; root: string; events: string } 
   });
   const root = join(dir, ".the-loop");
   return { dir, root, events: join(root, "logs", "events.jsonl") };
-}
-
-function session(ref: string): SessionRecord {
-  const [, owner, repo, n] = /^github:([^/]+)\/([^#]+)#(\d+)$/.exec(ref)!;
-  return {
-    workItem: { ref, provider: "github", owner, repo, number: Number(n) },
-    harness: "claude",
-    harnessSessionId: "00000000-0000-4000-8000-000000000001",
-    cwd: "/tmp",
-    status: "active",
-    createdAt: "2026-12-01T00:00:00Z",
-    lastEventAt: null,
-    tmuxTarget: "",
-    recentDeliveries: [],
-    url: "",
-  };
 }
 
 async function jsonl(path: string): Promise<Record<string, unknown>[]> {
@@ -100,7 +84,7 @@ Deno.test("a scenario driven by webhook and by poll leaves the same routing even
   const polled = project(gh.url);
   const hooked = project(gh.url);
   for (const p of [polled, hooked]) {
-    await new RegistryDir(join(p.root, "sessions")).write(session(ref)); // the agent at work on #1
+    await new RegistryDir(join(p.root, "sessions")).write(activeSession(ref)); // the agent at work on #1
   }
   // the poller's first sight baselines the past; the receiver was not listening for it
   const first = await cli(["poll", "start", "--once"], { cwd: polled.dir, env: ENV });
