@@ -220,7 +220,10 @@ export type DispatchOutcome =
   | { status: "settled"; reason: SettledReason }
   | DispatchFailure;
 
-/** An outcome's reason in words (events' `reason`): a settled reason, `<stage>: <message>`, or null. */
+/**
+ * An outcome's reason in words (events' `reason`): a settled reason, `<stage>: <message>`, or
+ * null. A failure at `queue` (aborted before any step began) is its message alone, `aborted`.
+ */
 export function reasonOf(outcome: DispatchOutcome): string | null {
   switch (outcome.status) {
     case "delivered":
@@ -228,7 +231,7 @@ export function reasonOf(outcome: DispatchOutcome): string | null {
     case "settled":
       return outcome.reason;
     case "failed":
-      return `${outcome.stage}: ${outcome.message}`;
+      return outcome.stage === "queue" ? outcome.message : `${outcome.stage}: ${outcome.message}`;
   }
 }
 

@@ -15,4 +15,15 @@ Deno.test("an outcome's reason in words: a settled reason, or stage: message", (
     reasonOf({ status: "failed", stage: "spawn", cause: "error", message: "boom", retry: true }),
     "spawn: boom",
   );
+  // aborted before its turn: `routing.routed` says `aborted`, as it always has
+  assert.equal(
+    reasonOf({
+      status: "failed",
+      stage: "queue",
+      cause: "aborted",
+      message: "aborted",
+      retry: true,
+    }),
+    "aborted",
+  );
 });

@@ -126,7 +126,7 @@ export type Verdict =
 
 /** Whether a failure of this cause spends one of the delivery's attempts. */
 const SPENDS_ATTEMPT: Readonly<Record<FailureCause, boolean>> = {
-  aborted: false, // the poller is stopping: the next start tries again, with the full budget
+  aborted: false, // stopped by its signal (the poller gives none): not the delivery's fault
   timeout: true,
   error: true,
 };
