@@ -172,6 +172,7 @@ export type DeliveredDetail =
 /** The step a dispatch failed at (the `stage` of `dispatch.failed`). */
 export type FailureStage =
   | "queue"
+  | "dispatcher"
   | "dispatch"
   | "harness"
   | "workspace"
@@ -183,6 +184,8 @@ export type FailureStage =
 /** Every stage, and what failed there. */
 export const FAILURE_STAGES: Readonly<Record<FailureStage, string>> = {
   "queue": "aborted while it waited for its turn or its batch",
+  "dispatcher":
+    "the dispatcher rejected instead of answering (the router's catch; e.g. the journal's write)",
   "dispatch": "the dispatcher itself threw (a bug, or a broken registry)",
   "harness": "no adapter for `defaultHarness` (never retried)",
   "workspace": "preparing the work item's checkout",
@@ -220,9 +223,13 @@ export type DispatchOutcome =
   | { status: "settled"; reason: SettledReason }
   | DispatchFailure;
 
+/** Stages whose failures read as their message alone. */
+const BARE: Readonly<Partial<Record<FailureStage, true>>> = { queue: true, dispatcher: true };
+
 /**
  * An outcome's reason in words (events' `reason`): a settled reason, `<stage>: <message>`, or
- * null. A failure at `queue` (aborted before any step began) is its message alone, `aborted`.
+ * null. A failure at `queue` (aborted before any step began: `aborted`) or at `dispatcher` (the
+ * dispatcher rejected: its error's message) is its message alone, as those reasons always read.
  */
 export function reasonOf(outcome: DispatchOutcome): string | null {
   switch (outcome.status) {
@@ -231,7 +238,7 @@ export function reasonOf(outcome: DispatchOutcome): string | null {
     case "settled":
       return outcome.reason;
     case "failed":
-      return outcome.stage === "queue" ? outcome.message : `${outcome.stage}: ${outcome.message}`;
+      return BARE[outcome.stage] ? outcome.message : `${outcome.stage}: ${outcome.message}`;
   }
 }
 

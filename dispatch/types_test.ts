@@ -26,4 +26,15 @@ Deno.test("an outcome's reason in words: a settled reason, or stage: message", (
     }),
     "aborted",
   );
+  // a dispatcher that rejected: its error's message alone, as the router always said it
+  assert.equal(
+    reasonOf({
+      status: "failed",
+      stage: "dispatcher",
+      cause: "error",
+      message: "disk full",
+      retry: true,
+    }),
+    "disk full",
+  );
 });

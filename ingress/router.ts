@@ -266,7 +266,7 @@ export class Router implements RouteSink {
       return await this.#dispatcher.dispatch(event, { signal });
     } catch (error) {
       const message = messageOf(error);
-      return { status: "failed", stage: "dispatch", cause: "error", message, retry: true };
+      return { status: "failed", stage: "dispatcher", cause: "error", message, retry: true };
     }
   }
 
