@@ -10,7 +10,9 @@
  * - `_` means private: a `_` file is imported only from its own folder (or a folder below it);
  *   test helpers have one name, `_test_utils.ts`, and only tests and benches import them from
  *   elsewhere;
- * - a `mod.ts` never re-exports a `_` file's contents as if they were public.
+ * - a `mod.ts` never re-exports a `_` file's contents as if they were public;
+ * - and, read from the code itself: timers, races and sleeps only in `async/`; a runner's `spawn`
+ *   called only from `dispatch/turn/_spawn.ts` (every launch asks `session_spawn`).
  */
 import assert from "node:assert/strict";
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -279,6 +281,28 @@ Deno.test("outside async/, product code has no setTimeout, setInterval or Promis
       .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
     for (const m of code.matchAll(TIMER_CALL)) {
       violations.push(`${file} calls ${m[1]} (use async/mod.ts)`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+/**
+ * One place launches a harness: `dispatch/turn/_spawn.ts`, after the `session_spawn` hooks said
+ * yes (a first launch and a relaunch alike; `dispatch/dispatcher_relaunch_test.ts` holds the
+ * behaviour). The terminal-safe wrapper only passes the call on. A runner's `deliver` never
+ * launches; anything else calling a runner's `spawn` would be a launch no hook saw.
+ */
+const LAUNCHERS = new Set(["dispatch/turn/_spawn.ts", "dispatch/_safe_runner.ts"]);
+
+Deno.test("only dispatch/turn/_spawn.ts calls a runner's spawn (every launch asks session_spawn)", async () => {
+  const violations: string[] = [];
+  for await (const file of sources(ROOT)) {
+    if (isTest(file) || file.includes("/testdata/") || LAUNCHERS.has(file)) continue;
+    const code = (await Deno.readTextFile(join(ROOT, file)))
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    for (const m of code.matchAll(/\b(\w*[rR]unner)\s*\??\.\s*spawn\s*\(/g)) {
+      violations.push(`${file} calls ${m[1]}.spawn (launch through dispatch/turn/_spawn.ts)`);
     }
   }
   assert.deepEqual(violations, []);
