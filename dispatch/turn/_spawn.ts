@@ -38,13 +38,7 @@ async function ensureStarted(
   if (v.proceed) return undefined;
   await controlStore.clear(turn.ref).catch(() => {});
   await startMarks.clear(turn.ref).catch(() => {});
-  return await explainRefusal(turn, {
-    point: "work_item_start",
-    hook: v.hook,
-    reason: v.reason,
-    what: "start",
-    settle: "hook-refused",
-  });
+  return await explainRefusal(turn, v, { point: "work_item_start", what: "start" });
 }
 
 /** Spawns a session for the turn's work item, `event` (its text maybe rewritten) the trigger. */
@@ -82,13 +76,7 @@ export async function spawnFor(
   const launch = { harness, cwd, respawn: false };
   const v = await askSpawn(turn, { ...launch, prompt: spawnPrompt(turn, event) });
   if (!v.proceed) {
-    return await explainRefusal(turn, {
-      point: "session_spawn",
-      hook: v.hook,
-      reason: v.reason,
-      what: "launch",
-      settle: "hook-refused",
-    });
+    return await explainRefusal(turn, v, { point: "session_spawn", what: "launch" });
   }
   const slug = slugOf(item);
   const hosted: HostedSession = {
@@ -159,13 +147,7 @@ export async function respawn(
     prompt,
   });
   if (!v.proceed) {
-    return await explainRefusal(turn, {
-      point: "session_spawn",
-      hook: v.hook,
-      reason: v.reason,
-      what: "relaunch",
-      settle: "hook-refused",
-    });
+    return await explainRefusal(turn, v, { point: "session_spawn", what: "relaunch" });
   }
   const resume = deps.runner.kind === "tmux" ? config.tmux.resumeOnRespawn : true;
   let result;

@@ -102,25 +102,18 @@ export function closureText(record: SessionRecord, o: { why: string; retained: b
 }
 
 /**
- * A proceed point refused: `dispatch.hook_refused`, ONE marked comment on the work item, and the
- * event settled (`reason`), never retried.
+ * A proceed point refused (`refused`: its verdict's hook and reason): `dispatch.hook_refused`,
+ * ONE marked comment on the work item, and the event settled (`settle`, default `hook-refused`),
+ * never retried.
  */
 export async function explainRefusal(
   turn: Turn,
-  o: {
-    point: string;
-    hook: string;
-    reason: string;
-    what: Refused;
-    settle: "hook-refused" | "input-refused";
-  },
+  refused: { hook: string; reason: string },
+  o: { point: string; what: Refused; settle?: "hook-refused" | "input-refused" },
 ): Promise<Handled> {
-  turn.emit("dispatch.hook_refused", { point: o.point, hook: o.hook, reason: o.reason });
+  const { hook, reason } = refused;
+  turn.emit("dispatch.hook_refused", { point: o.point, hook, reason });
   const about = o.what === "deliver" ? turn.event.subject?.url : undefined;
-  await postComment(
-    turn,
-    "refusal",
-    refusalText({ what: o.what, hook: o.hook, reason: o.reason, about }),
-  );
-  return turn.settled(o.settle, false);
+  await postComment(turn, "refusal", refusalText({ what: o.what, hook, reason, about }));
+  return turn.settled(o.settle ?? "hook-refused", false);
 }

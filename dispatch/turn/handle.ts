@@ -80,10 +80,8 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
   // the hooks see the comment before anything is rendered; a rewrite applies to a copy
   const gate = await askInput(turn, { kind: "comment", command: "", text: event.text });
   if (!gate.proceed) {
-    return await explainRefusal(turn, {
+    return await explainRefusal(turn, gate, {
       point: "input_received",
-      hook: gate.hook,
-      reason: gate.reason,
       what: "deliver",
       settle: "input-refused",
     });
