@@ -83,3 +83,33 @@ export function harnessEnvironment(o: HarnessEnvironmentOptions): Record<string,
   }
   return env;
 }
+
+/** How a runner is told to build its harness's environment (both runners' options). */
+export interface RunnerEnvOptions {
+  /**
+   * The daemon's environment (default `Deno.env.toObject()`), of which only the allowlist and
+   * what `harnessEnv` names reach the harness.
+   */
+  baseEnv?: Record<string, string>;
+  /** `routing.harnessEnv`. */
+  harnessEnv?: HarnessEnvConfig;
+  /** `routing.agentToken.env`: the variable the agent gets as `GH_TOKEN`. */
+  agentTokenEnv?: string;
+  /** Never in the harness's environment: the webhook secret's variable. */
+  withholdEnv?: readonly string[];
+  /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
+  env?: Record<string, string>;
+}
+
+/** A runner's harness environment: {@linkcode harnessEnvironment} of its options, then `env`. */
+export function runnerEnvironment(o: RunnerEnvOptions): Record<string, string> {
+  return {
+    ...harnessEnvironment({
+      base: o.baseEnv ?? Deno.env.toObject(),
+      harnessEnv: o.harnessEnv,
+      agentTokenEnv: o.agentTokenEnv,
+      withhold: o.withholdEnv,
+    }),
+    ...o.env,
+  };
+}

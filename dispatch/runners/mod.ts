@@ -11,11 +11,4 @@
  */
 export { ProcessRunner, type ProcessRunnerOptions } from "./process.ts";
 export { type ResumeFailure, TmuxRunner, type TmuxRunnerOptions, tmuxSessionName } from "./tmux.ts";
-export {
-  allowlisted,
-  HARNESS_ENV_ALLOWLIST,
-  type HarnessEnvConfig,
-  harnessEnvironment,
-  type HarnessEnvironmentOptions,
-  WEBHOOK_SECRET_ENV,
-} from "./harness_env.ts";
+export { allowlisted, harnessEnvironment } from "./harness_env.ts";

@@ -16,10 +16,13 @@ import type {
   SpawnResult,
 } from "../seams.ts";
 import { loggedRun } from "./_logged_run.ts";
-import { type HarnessEnvConfig, harnessEnvironment } from "./harness_env.ts";
+import { runnerEnvironment, type RunnerEnvOptions } from "./harness_env.ts";
 
-/** Options of {@linkcode ProcessRunner}. */
-export interface ProcessRunnerOptions {
+/**
+ * Options of {@linkcode ProcessRunner}; the harness's environment is built from the
+ * {@linkcode RunnerEnvOptions} (see `harness_env.ts`).
+ */
+export interface ProcessRunnerOptions extends RunnerEnvOptions {
   adapter: (h: HarnessName) => HarnessAdapter;
   /** `routing.harnessArgs.<harness>`. */
   extraArgs: (h: HarnessName) => string[];
@@ -27,18 +30,6 @@ export interface ProcessRunnerOptions {
   logDir: string;
   /** How long one run may take (`routing.dispatchTimeoutSeconds`). */
   timeoutMs: number;
-  /**
-   * What the harness's environment is built from (see `harness_env.ts`): the daemon's
-   * environment (`baseEnv`, default `Deno.env.toObject()`), of which only the allowlist and what
-   * `harnessEnv` names reach the harness, and `agentTokenEnv` (`routing.agentToken.env`).
-   */
-  baseEnv?: Record<string, string>;
-  harnessEnv?: HarnessEnvConfig;
-  agentTokenEnv?: string;
-  /** Never in the harness's environment: the webhook secret's variable (see `harness_env.ts`). */
-  withholdEnv?: readonly string[];
-  /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
-  env?: Record<string, string>;
   /** How long a run gets after SIGTERM (timeout, abort, close) before SIGKILL; default 5 s. */
   killGraceMs?: number;
 }
@@ -53,15 +44,7 @@ export class ProcessRunner implements HarnessRunner {
 
   constructor(opts: ProcessRunnerOptions) {
     this.#o = opts;
-    this.#env = {
-      ...harnessEnvironment({
-        base: opts.baseEnv ?? Deno.env.toObject(),
-        harnessEnv: opts.harnessEnv,
-        agentTokenEnv: opts.agentTokenEnv,
-        withhold: opts.withholdEnv,
-      }),
-      ...opts.env,
-    };
+    this.#env = runnerEnvironment(opts);
   }
 
   /** The log file of a session. */

@@ -31,7 +31,7 @@ import type {
   SpawnResult,
 } from "../seams.ts";
 import { terminateTree } from "./_kill_tree.ts";
-import { allowlisted, type HarnessEnvConfig, harnessEnvironment } from "./harness_env.ts";
+import { allowlisted, runnerEnvironment, type RunnerEnvOptions } from "./harness_env.ts";
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
 import {
@@ -53,26 +53,17 @@ export interface ResumeFailure {
   harnessSessionId: string;
 }
 
-/** Options of {@linkcode TmuxRunner}. */
-export interface TmuxRunnerOptions {
+/**
+ * Options of {@linkcode TmuxRunner}; the harness's environment is built from the
+ * {@linkcode RunnerEnvOptions} (see `harness_env.ts`).
+ */
+export interface TmuxRunnerOptions extends RunnerEnvOptions {
   adapter: (h: HarnessName) => HarnessAdapter;
   /** `routing.harnessArgs.<harness>`. */
   extraArgs: (h: HarnessName) => string[];
   /** `tmux -L <socket>`: a private server (tests); the user's default server when absent. */
   socket?: string;
   tmux: RoutingConfig["tmux"];
-  /**
-   * What the harness's environment is built from (see `harness_env.ts`): the daemon's
-   * environment (`baseEnv`, default `Deno.env.toObject()`), of which only the allowlist and what
-   * `harnessEnv` names reach the harness, and `agentTokenEnv` (`routing.agentToken.env`).
-   */
-  baseEnv?: Record<string, string>;
-  harnessEnv?: HarnessEnvConfig;
-  agentTokenEnv?: string;
-  /** Never in the harness's environment: the webhook secret's variable (see `harness_env.ts`). */
-  withholdEnv?: readonly string[];
-  /** Added to the harness's environment (after the built one): the-loop's own variables, tests'. */
-  env?: Record<string, string>;
   /** A resume fell back to a fresh conversation (the caller emits `session.resume_failed`). */
   onResumeFailed?: (s: HostedSession, failure: ResumeFailure) => void;
   /** Best-effort problems (an old tmux rejecting `remain-on-exit`); default: stderr. */
@@ -110,15 +101,7 @@ export class TmuxRunner implements HarnessRunner {
   constructor(opts: TmuxRunnerOptions) {
     this.#o = opts;
     const base = opts.baseEnv ?? Deno.env.toObject();
-    const env = {
-      ...harnessEnvironment({
-        base,
-        harnessEnv: opts.harnessEnv,
-        agentTokenEnv: opts.agentTokenEnv,
-        withhold: opts.withholdEnv,
-      }),
-      ...opts.env,
-    };
+    const env = runnerEnvironment({ ...opts, baseEnv: base });
     this.#paneEnv = { ...env };
     if (opts.agentTokenEnv && opts.env?.GH_TOKEN === undefined) delete this.#paneEnv.GH_TOKEN;
     // where the daemon's tmux looks for its server's socket
