@@ -58,22 +58,24 @@ export interface Start {
   signal?: AbortSignal;
 }
 
+/** The `-e NAME=value` words that set `env` in a pane (`new-session`, `respawn-pane`). */
+export function envWords(env: Record<string, string> = {}): string[] {
+  return Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+}
+
 /** Runs `argv` in the session: respawns its pane when the session exists, else creates it. */
 export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
-  const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+  const env = envWords(o.env);
   if ((await paneState(cli, o.name, o.signal)) !== "missing") {
     await tmuxOk(
       cli,
       [["respawn-pane", "-k", "-t", paneOf(o.name), "-c", o.cwd, ...env, "--", ...o.argv]],
-      {
-        signal: o.signal,
-      },
+      { signal: o.signal },
     );
     return;
   }
-  const create = [
-    ...["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", "200", "-y", "50", ...env, "--"],
-  ];
+  const create = ["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", "200", "-y", "50"];
+  create.push(...env, "--");
   // one sequence, so a harness that dies at once still leaves its pane (and its last words)
   const keep = o.remainOnExit ? [["set-option", "-t", paneOf(o.name), "remain-on-exit", "on"]] : [];
   const out = await tmux(cli, [[...create, ...o.argv], ...keep], { signal: o.signal });

@@ -35,6 +35,7 @@ import { allowlisted, runnerEnvironment, type RunnerEnvOptions } from "./harness
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
 import {
+  envWords,
   paneOf,
   panePid,
   type PaneState,
@@ -273,8 +274,7 @@ export class TmuxRunner implements HarnessRunner {
       unset.length === 0 ? argv : ["env", ...unset.flatMap((n) => ["-u", n]), "--", ...argv];
     const full = wrap([adapter.program, ...args(prompt)]);
     // the pane's `-e NAME=value` words go in the same command
-    const envWords = Object.entries(this.#paneEnv).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-    const size = tmuxArgv(this.#cli, [[...envWords, ...full]])
+    const size = tmuxArgv(this.#cli, [[...envWords(this.#paneEnv), ...full]])
       .reduce((n, a) => n + ENC.encode(a).length + 1, 0);
     const pasteAfter = size > MAX_BOOT_BYTES && prompt !== "";
     await startIn(this.#cli, {
