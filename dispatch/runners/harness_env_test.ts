@@ -4,7 +4,11 @@ import { adapterFor } from "../harness/mod.ts";
 import type { HostedSession } from "../seams.ts";
 import { harnessEnvironment, ProcessRunner } from "./mod.ts";
 import { tmuxSetup, waitAlive } from "./_test_utils.ts";
-import { pathWithFakes, waitForHarnessLog } from "../../tests/fake_harness/mod.ts";
+import {
+  type HarnessLogEntry,
+  pathWithFakes,
+  waitForHarnessLog,
+} from "../../tests/fake_harness/mod.ts";
 
 /** The daemon's secrets, set in this test process's own environment (what the runners inherit). */
 const SECRETS: Record<string, string> = {
@@ -46,6 +50,12 @@ function assertClean(env: Record<string, string>, what: string): void {
     assert.ok(!Object.values(env).includes(value), `${what} holds the value of ${name}`);
   }
   assert.equal(env.THE_LOOP_AGENT_TOKEN, undefined, `${what} holds the agent token's variable`);
+}
+
+/** The environ a fake harness logged at boot: there must be one, or a clean check proves nothing. */
+function environOf(boot: HarnessLogEntry): Record<string, string> {
+  assert.ok(boot.environ, "the fake harness logged its /proc/self/environ");
+  return boot.environ;
 }
 
 /** What the harness must see: the allowlist, harnessEnv, the agent token as GH_TOKEN. */
@@ -151,7 +161,7 @@ Deno.test("process runner: the harness's /proc/self/environ holds none of the da
       await runner.spawn(session, "hello", { resume: false });
     });
     const [boot] = await waitForHarnessLog(harnessLog, (es) => es.some((e) => e.event === "boot"));
-    const env = boot.environ ?? {};
+    const env = environOf(boot);
     assertClean(env, "the harness's environment");
     assertGiven(env, "the harness's environment");
   } finally {
@@ -202,7 +212,7 @@ for (const control of [false, true]) {
           t.harnessLog,
           (es) => es.some((e) => e.event === "boot"),
         );
-        const harness = boot.environ ?? {};
+        const harness = environOf(boot);
         assertClean(harness, "the harness's /proc/self/environ");
         assertGiven(harness, "the harness's /proc/self/environ");
         const pid = Number(
@@ -231,8 +241,8 @@ for (const control of [false, true]) {
         for (
           const [boot, what] of [[resumed, "a resumed"], [fresh, "a respawned pane's"]] as const
         ) {
-          assertClean(boot.environ ?? {}, `${what} harness's environ`);
-          assertGiven(boot.environ ?? {}, `${what} harness's environ`);
+          assertClean(environOf(boot), `${what} harness's environ`);
+          assertGiven(environOf(boot), `${what} harness's environ`);
         }
       } finally {
         await t.cleanup();
@@ -257,7 +267,7 @@ Deno.test("tmux runner: a server someone else started with the secrets in its en
       t.harnessLog,
       (es) => es.some((e) => e.event === "boot"),
     );
-    assertClean(boot.environ ?? {}, "the harness's /proc/self/environ");
+    assertClean(environOf(boot), "the harness's /proc/self/environ");
     const pid = Number(
       (await t.tmux("list-panes", "-t", `=${s.tmuxTarget}:`, "-F", "#{pane_pid}")).trim(),
     );
@@ -270,7 +280,7 @@ Deno.test("tmux runner: a server someone else started with the secrets in its en
       t.harnessLog,
       (es) => es.filter((e) => e.event === "boot").length >= 2,
     );
-    assertClean(boots.filter((e) => e.event === "boot")[1].environ ?? {}, "a relaunched harness");
+    assertClean(environOf(boots.filter((e) => e.event === "boot")[1]), "a relaunched harness");
   } finally {
     await t.cleanup();
   }
