@@ -138,8 +138,8 @@ export class TmuxRunner implements HarnessRunner {
     if ((await this.#state(name, opts.signal)) !== "missing") {
       await tmux(this.#cli, [["kill-session", "-t", `=${name}`]], { signal: opts.signal });
     }
-    const booted = await this.#boot(s, prompt, { resume: opts.resume, signal: opts.signal });
-    return { harnessSessionId: booted.harnessSessionId, tmuxTarget: name };
+    const harnessSessionId = await this.#boot(s, prompt, opts);
+    return { harnessSessionId, tmuxTarget: name };
   }
 
   /**
@@ -190,19 +190,20 @@ export class TmuxRunner implements HarnessRunner {
 
   /**
    * Starts the harness in the session (respawning its pane when the session is there, else a new
-   * session), resuming when asked and possible, else — or when that fails — a fresh conversation.
+   * session), resuming when asked and possible, else — or when that fails — a fresh conversation:
+   * the id of the conversation it runs.
    */
   async #boot(
     s: HostedSession,
     prompt: string,
     opts: { resume: boolean; signal?: AbortSignal },
-  ): Promise<{ resumed: boolean; harnessSessionId: string }> {
+  ): Promise<string> {
     const adapter = this.#o.adapter(s.harness);
     const extraArgs = this.#o.extraArgs(s.harness);
     let failure: string | undefined;
     if (opts.resume) {
       failure = await this.#tryResume(s, adapter, extraArgs, prompt, opts.signal);
-      if (failure === undefined) return { resumed: true, harnessSessionId: s.harnessSessionId };
+      if (failure === undefined) return s.harnessSessionId;
     }
     // claude takes a new conversation's UUID up front: the pre-assigned one, or after a failed
     // resume a new one (claude refuses `--session-id` of a conversation that exists); a fresh
@@ -217,7 +218,7 @@ export class TmuxRunner implements HarnessRunner {
       opts.signal,
     );
     if (failure) this.#o.onResumeFailed?.(s, { reason: failure, harnessSessionId: fresh });
-    return { resumed: false, harnessSessionId: fresh };
+    return fresh;
   }
 
   /** Resumes the recorded conversation; the reason it could not, or `undefined` when it runs. */
