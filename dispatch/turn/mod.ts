@@ -11,15 +11,7 @@
  *
  * @module
  */
-export {
-  abortedWaiting,
-  type Answer,
-  type Deps,
-  type Handled,
-  type Later,
-  type ReactionState,
-  Turn,
-} from "./turn.ts";
+export { abortedWaiting, type Answer, type Deps, type Handled, Turn } from "./turn.ts";
 export { handle } from "./handle.ts";
 export { Deliveries, MAX_BATCH_CHARS } from "./batch.ts";
 export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_LINE } from "./deliver.ts";
