@@ -9,8 +9,9 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { delay } from "../../async/mod.ts";
 import { type HarnessLogEntry, readHarnessLog } from "../../tests/fake_harness/mod.ts";
-import { comment, setup } from "../_test_utils.ts";
+import { comment, itemEvent, setup } from "../_test_utils.ts";
 import type { DispatchRunner } from "../seams.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { HostedSession } from "../seams.ts";
@@ -37,21 +38,8 @@ const PAYLOADS = [
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/; // CR is what tmux makes of a pasted LF: allowed below
 
 function titleEvent(number: number, title: string, n: number): RoutedEvent {
-  const workItem = parseWorkItem(`github:octo/repo#${number}`)!;
-  return {
-    workItem,
-    kind: "item",
-    ghEvent: "issues",
-    action: "edited",
-    deliveryId: `title-${n}`,
-    via: "gh-webhook",
-    actor: "alice",
-    labeled: true,
-    text: "",
-    subject: { kind: "issue", id: 77, number },
-    repository: "octo/repo",
-    item: { kind: "issue", title: `case ${n}: ${title}`, state: "open" },
-  };
+  const event = itemEvent(number, { action: "edited", deliveryId: `title-${n}` });
+  return { ...event, item: { kind: "issue", title: `case ${n}: ${title}`, state: "open" } };
 }
 
 function reviewEvent(number: number, text: string, n: number): RoutedEvent {
@@ -92,7 +80,7 @@ async function waitFor<T>(what: string, get: () => Promise<T | undefined>, ms = 
     const got = await get();
     if (got !== undefined) return got;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await delay(50);
   }
 }
 
