@@ -113,6 +113,31 @@ export function tree(files: Record<string, string | [string, number]> = {}): str
   return dir;
 }
 
+/** What {@linkcode daemonProject} made. */
+export interface DaemonProject {
+  /** The project folder: the daemon's working directory. */
+  dir: string;
+  /** Its `.the-loop/` (the state root by default). */
+  root: string;
+  /** The environment the config was loaded with: `vars` and nothing else. */
+  env: (name: string) => string | undefined;
+  loaded: LoadedConfig;
+}
+
+/**
+ * A project folder whose `.the-loop/cli-config.yaml` is `lines`, and its config loaded as a
+ * daemon started in it finds it, with `vars` as the whole environment: what the in-process
+ * `startPoller` and `startReceiver` tests hand the daemon.
+ */
+export async function daemonProject(
+  lines: string[],
+  vars: Record<string, string>,
+): Promise<DaemonProject> {
+  const dir = tree({ ".the-loop/cli-config.yaml": [...lines, ""].join("\n") });
+  const env = (name: string) => vars[name];
+  return { dir, root: join(dir, ".the-loop"), env, loaded: await loadConfig({ env, cwd: dir }) };
+}
+
 /** A loopback port nothing listens on (bound, read, released). */
 export function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
