@@ -1,14 +1,16 @@
 /**
  * The tests' helpers, in one place (as std's `_test_utils.ts`): spawning the real CLI with the
- * flags of the `the-loop` task, temp trees with a cli-config.yaml and hook files, a free
- * loopback port and a real `serveHooks` server, and the real engine configured from a real
- * config (for the runner and hook-example tests).
+ * flags of the `the-loop` task, temp trees with a cli-config.yaml and hook files, a daemon's
+ * project with its config loaded, a bounded wait, a free loopback port and a real `serveHooks`
+ * server, and the real engine configured from a real config (for the runner and hook-example
+ * tests).
  *
  * @module
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
+import { delay } from "../async/mod.ts";
 import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "../lifecycle/mod.ts";
@@ -136,6 +138,22 @@ export async function daemonProject(
   const dir = tree({ ".the-loop/cli-config.yaml": [...lines, ""].join("\n") });
   const env = (name: string) => vars[name];
   return { dir, root: join(dir, ".the-loop"), env, loaded: await loadConfig({ env, cwd: dir }) };
+}
+
+/**
+ * Waits until `check` holds, looking again every 25 ms; throws naming `what` after `ms` (a bound
+ * that only fails a hung test). For the CLI tests that watch a daemon's output or files.
+ */
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  ms = 30_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(25);
+  }
 }
 
 /** A loopback port nothing listens on (bound, read, released). */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, spawnCli, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-webhook-trouble";
 const READY = /gh-webhook: listening on (http:\/\/127\.0\.0\.1:\d+)\/gh-webhook/;
@@ -30,15 +30,6 @@ function project(apiUrl: string, extra = ""): string {
       "",
     ].join("\n"),
   });
-}
-
-/** Waits (bounded) until `check` holds. */
-async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 Deno.test("gh-webhook start --route: a bad token is refused at start with the remedy", async () => {
