@@ -7,6 +7,7 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
@@ -154,6 +155,21 @@ export async function until(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await delay(25);
   }
+}
+
+/**
+ * A check of a `--format json` document against `schema/cli/<name>.json` (with the envelope it
+ * refers to): it fails the test with ajv's account of what does not validate.
+ */
+export async function cliSchema(name: string): Promise<(doc: unknown) => void> {
+  const { Ajv2020 } = await import("ajv/dist/2020.js"); // only the tests that check documents
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  for (const schema of ["envelope", name]) {
+    const url = new URL(`../schema/cli/${schema}.json`, import.meta.url);
+    ajv.addSchema(JSON.parse(await Deno.readTextFile(url)));
+  }
+  const validate = ajv.getSchema(`${name}.json`)!;
+  return (doc) => assert.ok(validate(doc), ajv.errorsText(validate.errors));
 }
 
 /** A loopback port nothing listens on (bound, read, released). */
