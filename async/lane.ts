@@ -11,10 +11,10 @@
  */
 import { later } from "./later.ts";
 
-/** How long a task waits at most for `busy()` to be false. */
-export const MAX_WAIT_MS = 2_000;
-/** Tasks run at once. */
-export const CONCURRENCY = 4;
+/** How long a task waits at most for `busy()` to be false, by default. */
+const MAX_WAIT_MS = 2_000;
+/** Tasks run at once, by default. */
+const CONCURRENCY = 4;
 /** How often a waiting lane looks whether `busy()` became false. */
 const RECHECK_MS = 10;
 
@@ -28,8 +28,11 @@ interface Task {
 export interface LaneOptions {
   /** Whether the more urgent work runs (the dispatcher: it has events running or waiting). */
   busy: () => boolean;
+  /** How long a task waits at most for `busy()` to be false; default 2,000 ms. */
   maxWaitMs?: number;
+  /** Tasks run at once; default 4. */
   concurrency?: number;
+  /** The clock (ms); for tests. */
   now?: () => number;
 }
 

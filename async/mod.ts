@@ -22,5 +22,5 @@ export { every, later, type TimerOptions } from "./later.ts";
 export { KeyedQueue } from "./keyed_queue.ts";
 export { Slots } from "./slots.ts";
 export { KeyedLock } from "./keyed_lock.ts";
-export { CONCURRENCY, Lane, type LaneOptions, MAX_WAIT_MS } from "./lane.ts";
+export { Lane, type LaneOptions } from "./lane.ts";
 export { pacer, type PacerOptions } from "./pacer.ts";

@@ -206,29 +206,29 @@ function at(value: unknown, key: string): unknown {
  * file. Run on data the schema accepted.
  */
 export function harnessEnvProblems(data: unknown, parsed: ParsedYaml, file: string): Problem[] {
-  const secretEnv = at(at(at(data, "webhooks"), "ghWebhook"), "secretEnv");
+  const hook = at(at(data, "webhooks"), "ghWebhook");
+  const secretEnv = at(hook, "secretEnv");
   const secret = typeof secretEnv === "string" ? secretEnv : "THE_LOOP_GH_WEBHOOK_SECRET";
-  const tokenEnv = at(at(data, "github"), "tokenEnv");
-  const tokens = new Set([typeof tokenEnv === "string" ? tokenEnv : "GITHUB_TOKEN"]);
-  tokens.add("GH_TOKEN").add("GITHUB_TOKEN");
-  const routingPath: KeyPath = ["webhooks", "ghWebhook", "routing"];
-  const routing = at(at(at(data, "webhooks"), "ghWebhook"), "routing");
+  const tokenEnv = at(at(data, "github"), "tokenEnv"); // its default is GITHUB_TOKEN
+  const tokens = new Set(["GH_TOKEN", "GITHUB_TOKEN"]);
+  if (typeof tokenEnv === "string") tokens.add(tokenEnv);
+  const routing = at(hook, "routing");
   const problems: Problem[] = [];
-  const refuse = (path: KeyPath, key: boolean, name: string) => {
-    const full = [...routingPath, ...path];
-    const message = name === secret
-      ? `${name} holds the webhook secret (webhooks.ghWebhook.secretEnv), which must never reach ` +
-        "the agent (it forges signed deliveries): remove it"
-      : `${name} holds the daemon's GitHub token, which is not handed to the agent: remove it, ` +
-        "and to give the agent a token set routing.agentToken: {env: NAME} to a narrower, " +
-        "fine-grained token's variable";
-    problems.push({
-      file,
-      ...locateNear(parsed, full, key),
-      path: formatKeyPath(full),
-      message,
-    });
+  const problem = (path: KeyPath, key: boolean, message: string) => {
+    const full = ["webhooks", "ghWebhook", "routing", ...path];
+    problems.push({ file, ...locateNear(parsed, full, key), path: formatKeyPath(full), message });
   };
+  const refuse = (path: KeyPath, key: boolean, name: string) =>
+    problem(
+      path,
+      key,
+      name === secret
+        ? `${name} holds the webhook secret (webhooks.ghWebhook.secretEnv), which must never ` +
+          "reach the agent (it forges signed deliveries): remove it"
+        : `${name} holds the daemon's GitHub token, which is not handed to the agent: remove ` +
+          "it, and to give the agent a token set routing.agentToken: {env: NAME} to a " +
+          "narrower, fine-grained token's variable",
+    );
   const harnessEnv = at(routing, "harnessEnv");
   const pass = at(harnessEnv, "pass");
   if (Array.isArray(pass)) {
@@ -242,14 +242,12 @@ export function harnessEnvProblems(data: unknown, parsed: ParsedYaml, file: stri
       if (name === secret || tokens.has(name)) refuse(["harnessEnv", "set", name], true, name);
       else if (typeof value === "string" && looksLikeToken(value)) {
         // a secret never goes in this file: it is passed by its variable's name
-        const full = [...routingPath, "harnessEnv", "set", name];
-        problems.push({
-          file,
-          ...locateNear(parsed, full, false),
-          path: formatKeyPath(full),
-          message: `this looks like a token, and secrets never go in this file: put it in a ` +
-            `variable of the daemon's environment and name it in harnessEnv.pass instead`,
-        });
+        problem(
+          ["harnessEnv", "set", name],
+          false,
+          "this looks like a token, and secrets never go in this file: put it in a variable of " +
+            "the daemon's environment and name it in harnessEnv.pass instead",
+        );
       }
     }
   }

@@ -1,25 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { ProblemsError } from "../errors.ts";
-import { loadConfig } from "./mod.ts";
-import { envOf, tempTree } from "./_test_utils.ts";
-
-/** The problem lines of loading `text` as a config file (the file's path shown as `F`). */
-async function problems(text: string): Promise<string[]> {
-  const dir = tempTree({ "c.yaml": text });
-  const file = join(dir, "c.yaml");
-  const error = await loadConfig({ flag: file, env: envOf({}), cwd: dir }).then(
-    () => undefined,
-    (e) => e,
-  );
-  assert.ok(error instanceof ProblemsError, `expected ProblemsError, got ${error}`);
-  return error.message.replaceAll(file, "F").split("\n");
-}
-
-async function load(text: string) {
-  const dir = tempTree({ "c.yaml": text });
-  return (await loadConfig({ flag: join(dir, "c.yaml"), env: envOf({}), cwd: dir })).config;
-}
+import { loadProblems, loadText } from "./_test_utils.ts";
 
 const SECRET = "holds the webhook secret (webhooks.ghWebhook.secretEnv), which must never reach " +
   "the agent (it forges signed deliveries): remove it";
@@ -28,7 +8,7 @@ const TOKEN = "holds the daemon's GitHub token, which is not handed to the agent
   "token's variable";
 
 Deno.test("harnessEnv: the webhook secret's variable is a config error at file:line:col", async () => {
-  const lines = await problems([
+  const lines = await loadProblems([
     "webhooks:",
     "  ghWebhook:",
     "    routing:",
@@ -47,7 +27,7 @@ Deno.test("harnessEnv: the webhook secret's variable is a config error at file:l
 });
 
 Deno.test("harnessEnv: a renamed secretEnv is the one refused; the daemon's token points at agentToken", async () => {
-  const lines = await problems([
+  const lines = await loadProblems([
     "github: { tokenEnv: MY_DAEMON_TOKEN }",
     "webhooks:",
     "  ghWebhook:",
@@ -62,7 +42,7 @@ Deno.test("harnessEnv: a renamed secretEnv is the one refused; the daemon's toke
     `F:6:79: webhooks.ghWebhook.routing.harnessEnv.set.GITHUB_TOKEN: GITHUB_TOKEN ${TOKEN}`,
   ]);
   // THE_LOOP_GH_WEBHOOK_SECRET is only a name here: secretEnv names another variable
-  const config = await load(
+  const config = await loadText(
     "webhooks: { ghWebhook: { secretEnv: S, routing: { harnessEnv: { pass: [THE_LOOP_GH_WEBHOOK_SECRET] } } } }",
   );
   assert.deepEqual(config.webhooks.ghWebhook.routing.harnessEnv.pass, [
@@ -71,10 +51,10 @@ Deno.test("harnessEnv: a renamed secretEnv is the one refused; the daemon's toke
 });
 
 Deno.test("harnessEnv and agentToken: defaults, and what a file gives", async () => {
-  const defaults = (await load("{}\n")).webhooks.ghWebhook.routing;
+  const defaults = (await loadText("{}\n")).webhooks.ghWebhook.routing;
   assert.deepEqual(defaults.harnessEnv, { pass: [], set: {} });
   assert.equal(defaults.agentToken, undefined);
-  const routing = (await load([
+  const routing = (await loadText([
     "webhooks:",
     "  ghWebhook:",
     "    routing:",
@@ -85,7 +65,7 @@ Deno.test("harnessEnv and agentToken: defaults, and what a file gives", async ()
   assert.deepEqual(routing.agentToken, { env: "AGENT_GH_TOKEN" });
   // a token pasted as a value is refused, and not echoed
   const GHP = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"; // token-shaped, not a real token
-  const pasted = await problems(
+  const pasted = await loadProblems(
     `webhooks: { ghWebhook: { routing: { harnessEnv: { set: { API_KEY: ${GHP} } } } } }`,
   );
   assert.deepEqual(pasted, [
@@ -95,7 +75,7 @@ Deno.test("harnessEnv and agentToken: defaults, and what a file gives", async ()
   ]);
   assert.ok(!pasted.join("\n").includes(GHP));
   // a name that is not a variable's, and a token pasted in place of a name, are refused
-  const bad = await problems(
+  const bad = await loadProblems(
     "webhooks: { ghWebhook: { routing: { harnessEnv: { pass: ['a b'] }, agentToken: {} } } }",
   );
   assert.equal(bad.length, 2, bad.join("\n"));

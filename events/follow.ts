@@ -74,13 +74,9 @@ async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
 export async function followEvents(opts: FollowOptions): Promise<void> {
   assertLogPath(opts.path);
   const keep = compileFilter(opts.filter ?? {});
-  let stopped = false;
   // one listener on `stop` for the whole follow (a race per poll would add one each time)
   const stopping = new AbortController();
-  opts.stop.then(() => {
-    stopped = true;
-    stopping.abort();
-  });
+  opts.stop.then(() => stopping.abort());
   let current = await openAt(opts.path, opts.start);
   const drain = async (cur: Open) => {
     for await (
@@ -100,7 +96,7 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
     }
   };
   try {
-    while (!stopped) {
+    while (!stopping.signal.aborted) {
       if (current) {
         const size = (await checkedStat(current.file, opts.path)).size;
         if (size < current.pos) {

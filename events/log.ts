@@ -28,12 +28,10 @@ export interface EventLogOptions {
   /** `false` emits nothing (the config's `eventLog.enabled`). Default true. */
   enabled?: boolean;
   /**
-   * Told when the log cannot be written: at the first failure, then at most once every
-   * `warnEveryMs` while writes keep failing. Default: a line on stderr.
+   * Told when the log cannot be written: at the first failure, then at most once a minute while
+   * writes keep failing. Default: a line on stderr.
    */
   warn?: (message: string) => void;
-  /** How often (ms) a failing log is said again; default 60,000. */
-  warnEveryMs?: number;
   /**
    * Told each failed write (why), and `undefined` at the first write that succeeds after one
    * failed: a daemon's degraded reasons follow it.
@@ -60,6 +58,8 @@ export interface EventLogOptions {
 }
 
 const encoder = new TextEncoder();
+/** How often (ms) a log that keeps failing is said again. */
+const WARN_EVERY_MS = 60_000;
 
 /** What another thread needs to write to the same log as an {@linkcode EventLog}. */
 export type EventLogSettings = Pick<
@@ -91,7 +91,6 @@ export class EventLog implements EventSink {
   readonly #enabled: boolean;
   readonly #warn: (message: string) => void;
   readonly #strict: boolean;
-  readonly #warnEveryMs: number;
   readonly #onWriteError: ((message: string | undefined) => void) | undefined;
   #warnedAt = -Infinity;
   #failing = false;
@@ -111,7 +110,6 @@ export class EventLog implements EventSink {
     this.#enabled = opts.enabled ?? true;
     this.#warn = opts.warn ?? stderrWarn;
     this.#strict = opts.strict ?? false;
-    this.#warnEveryMs = opts.warnEveryMs ?? 60_000;
     this.#onWriteError = opts.onWriteError;
     this.#recheckMs = opts.recheckMs ?? 0;
     this.#now = opts.now ?? (() => performance.now());
@@ -190,13 +188,13 @@ export class EventLog implements EventSink {
     const why = `cannot write the event log ${this.path} (${messageOf(error)})`;
     this.#tell(why);
     const now = this.#now();
-    if (now - this.#warnedAt < this.#warnEveryMs) return;
+    if (now - this.#warnedAt < WARN_EVERY_MS) return;
     this.#warnedAt = now;
     try {
       this.#warn(
         `the-loop: ${why}; events are not being recorded — free space on its disk, or check ` +
           `the path and its permissions (said again every ${
-            Math.round(this.#warnEveryMs / 1000)
+            WARN_EVERY_MS / 1000
           } s while it lasts)`,
       );
     } catch { /* a throwing warn callback must not break the caller either */ }

@@ -77,7 +77,7 @@ Deno.test("an unwritable log warns at once, not again within the minute, and nev
   log3.emit("hooks.loaded", { count: 1, names: [] }, { flush: true });
 });
 
-Deno.test("a failing log is said again every warnEveryMs while it lasts, and its recovery is told", () => {
+Deno.test("a failing log is said again every minute while it lasts, and its recovery is told", () => {
   const dir = Deno.makeTempDirSync();
   Deno.writeTextFileSync(`${dir}/file`, "");
   let now = 0;

@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig } from "../config/mod.ts";
 import { lockHolder } from "../daemon/mod.ts";
 import { readJournal } from "../dispatch/mod.ts";
 import { AwaitedSink } from "../events/_test_utils.ts";
 import { FakeGitHub } from "../tests/fake_github/mod.ts";
+import { daemonProject } from "../tests/_test_utils.ts";
 import { readStatus } from "./status.ts";
 import { startPoller } from "./start.ts";
 
@@ -20,23 +20,14 @@ const REPO = "octo/repo";
 
 /** A project folder whose config polls `REPO` on `apiUrl`, routing to the journal. */
 async function project(apiUrl: string) {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-start-poller-" }));
-  await Deno.mkdir(join(dir, ".the-loop"));
-  await Deno.writeTextFile(
-    join(dir, ".the-loop", "cli-config.yaml"),
-    [
-      `github: { apiUrl: "${apiUrl}", tokenEnv: POLLER_TOKEN }`,
-      "webhooks:",
-      "  ghWebhook:",
-      "    routing: { dispatcher: journal, authorizedUsers: [alice] }",
-      `polling: { sources: [{ provider: github, repos: [${REPO}] }] }`,
-      "",
-    ].join("\n"),
-  );
-  const env = (name: string) => name === "POLLER_TOKEN" ? TOKEN : undefined;
-  const loaded = await loadConfig({ env, cwd: dir });
-  const root = join(dir, ".the-loop");
-  return { dir, env, loaded, root, journal: join(root, "dispatch-journal.jsonl") };
+  const p = await daemonProject([
+    `github: { apiUrl: "${apiUrl}", tokenEnv: POLLER_TOKEN }`,
+    "webhooks:",
+    "  ghWebhook:",
+    "    routing: { dispatcher: journal, authorizedUsers: [alice] }",
+    `polling: { sources: [{ provider: github, repos: [${REPO}] }] }`,
+  ], { POLLER_TOKEN: TOKEN });
+  return { ...p, journal: join(p.root, "dispatch-journal.jsonl") };
 }
 
 Deno.test("startPoller once: one cycle hands the start keyword over, then it stops and lets go", async () => {

@@ -42,7 +42,7 @@ export interface DeliveryNote {
 }
 
 /** How many ids in flight a record remembers (newest last). */
-export const IN_FLIGHT_KEEP = 50;
+const IN_FLIGHT_KEEP = 50;
 
 /** Past this size the log is folded into the record at the next note. */
 export const NOTES_MAX_BYTES = 2 * 1024;
@@ -89,7 +89,7 @@ export function readNotes(path: string): DeliveryNote[] {
  * `recent`, `inFlight` and `lastEventAt` with the notes of the record's `rev` applied in order:
  * a delivered note's ids join the end of `recent` (a repeat moves there; the last `keep` stay)
  * and leave `inFlight`, and `lastEventAt` is its time; a flying note's ids join `inFlight` (the
- * last {@linkcode IN_FLIGHT_KEEP} stay).
+ * last `IN_FLIGHT_KEEP`, 50, stay).
  */
 export function applyNotes(
   state: {

@@ -1,14 +1,17 @@
 /**
  * The tests' helpers, in one place (as std's `_test_utils.ts`): spawning the real CLI with the
- * flags of the `the-loop` task, temp trees with a cli-config.yaml and hook files, a free
- * loopback port and a real `serveHooks` server, and the real engine configured from a real
- * config (for the runner and hook-example tests).
+ * flags of the `the-loop` task, temp trees with a cli-config.yaml and hook files, a daemon's
+ * project with its config loaded, a bounded wait, a free loopback port and a real `serveHooks`
+ * server, and the real engine configured from a real config (for the runner and hook-example
+ * tests).
  *
  * @module
  */
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
+import { delay } from "../async/mod.ts";
 import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "../lifecycle/mod.ts";
@@ -111,6 +114,62 @@ export function tree(files: Record<string, string | [string, number]> = {}): str
     Deno.chmodSync(path, mode);
   }
   return dir;
+}
+
+/** What {@linkcode daemonProject} made. */
+export interface DaemonProject {
+  /** The project folder: the daemon's working directory. */
+  dir: string;
+  /** Its `.the-loop/` (the state root by default). */
+  root: string;
+  /** The environment the config was loaded with: `vars` and nothing else. */
+  env: (name: string) => string | undefined;
+  loaded: LoadedConfig;
+}
+
+/**
+ * A project folder whose `.the-loop/cli-config.yaml` is `lines`, and its config loaded as a
+ * daemon started in it finds it, with `vars` as the whole environment: what the in-process
+ * `startPoller` and `startReceiver` tests hand the daemon.
+ */
+export async function daemonProject(
+  lines: string[],
+  vars: Record<string, string>,
+): Promise<DaemonProject> {
+  const dir = tree({ ".the-loop/cli-config.yaml": [...lines, ""].join("\n") });
+  const env = (name: string) => vars[name];
+  return { dir, root: join(dir, ".the-loop"), env, loaded: await loadConfig({ env, cwd: dir }) };
+}
+
+/**
+ * Waits until `check` holds, looking again every 25 ms; throws naming `what` after `ms` (a bound
+ * that only fails a hung test). For the CLI tests that watch a daemon's output or files.
+ */
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  ms = 30_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(25);
+  }
+}
+
+/**
+ * A check of a `--format json` document against `schema/cli/<name>.json` (with the envelope it
+ * refers to): it fails the test with ajv's account of what does not validate.
+ */
+export async function cliSchema(name: string): Promise<(doc: unknown) => void> {
+  const { Ajv2020 } = await import("ajv/dist/2020.js"); // only the tests that check documents
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  for (const schema of ["envelope", name]) {
+    const url = new URL(`../schema/cli/${schema}.json`, import.meta.url);
+    ajv.addSchema(JSON.parse(await Deno.readTextFile(url)));
+  }
+  const validate = ajv.getSchema(`${name}.json`)!;
+  return (doc) => assert.ok(validate(doc), ajv.errorsText(validate.errors));
 }
 
 /** A loopback port nothing listens on (bound, read, released). */

@@ -58,10 +58,18 @@ interface Edge {
   to: string;
 }
 
-async function edges(): Promise<Edge[]> {
+/** Every source file's text, by repo-relative path: read once, for all the rules below. */
+const texts = new Map<string, string>();
+for await (const file of sources(ROOT)) texts.set(file, await Deno.readTextFile(join(ROOT, file)));
+
+/** A file's code without its comments (for the rules read from the code, not the imports). */
+function codeOf(file: string): string {
+  return texts.get(file)!.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
+function edges(): Edge[] {
   const out: Edge[] = [];
-  for await (const file of sources(ROOT)) {
-    const text = await Deno.readTextFile(join(ROOT, file));
+  for (const [file, text] of texts) {
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2];
       if (!spec.startsWith(".")) continue;
@@ -72,7 +80,7 @@ async function edges(): Promise<Edge[]> {
   return out;
 }
 
-const all = await edges();
+const all = edges();
 
 Deno.test("the import scan sees the whole tree", () => {
   assert.ok(new Set(all.map((e) => e.from)).size > 150, `scanned only ${all.length} imports`);
@@ -212,9 +220,9 @@ Deno.test("a _ file is imported only from its own folder (test helpers: by tests
   assert.deepEqual(violations, []);
 });
 
-Deno.test("test helpers are called _test_utils.ts", async () => {
+Deno.test("test helpers are called _test_utils.ts", () => {
   const odd: string[] = [];
-  for await (const file of sources(ROOT)) {
+  for (const file of texts.keys()) {
     const name = basename(file);
     if (/^_.*(test_util|test_helper|_fakes|test_server)/.test(name) && name !== TEST_UTILS) {
       odd.push(file);
@@ -223,11 +231,10 @@ Deno.test("test helpers are called _test_utils.ts", async () => {
   assert.deepEqual(odd, []);
 });
 
-Deno.test("no mod.ts re-exports a _ file's contents as public", async () => {
+Deno.test("no mod.ts re-exports a _ file's contents as public", () => {
   const violations: string[] = [];
-  for await (const file of sources(ROOT)) {
+  for (const [file, text] of texts) {
     if (basename(file) !== "mod.ts") continue;
-    const text = await Deno.readTextFile(join(ROOT, file));
     for (const m of text.matchAll(REEXPORT)) {
       if (basename(m[1]).startsWith("_")) violations.push(`${file} re-exports ${m[1]}`);
     }
@@ -250,10 +257,8 @@ Deno.test("every worker module started from a file URL is embedded by `deno task
   // `deno compile` embeds a worker's module only when --include names it (docs: compile, Workers)
   const task = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks.compile as string;
   const workers: string[] = [];
-  for await (const file of sources(ROOT)) {
-    if (file.endsWith("_test.ts") || file.includes("/testdata/")) continue;
-    const text = await Deno.readTextFile(join(ROOT, file));
-    if (!text.includes("new Worker(")) continue;
+  for (const [file, text] of texts) {
+    if (file.endsWith("_test.ts") || !text.includes("new Worker(")) continue;
     for (
       const m of text.matchAll(/new URL\(\s*"(\.{1,2}\/[^"]+\.ts)",\s*import\.meta\.url\s*\)/g)
     ) {
@@ -272,14 +277,11 @@ Deno.test("every worker module started from a file URL is embedded by `deno task
  */
 const TIMER_CALL = /\b(setTimeout|setInterval|Promise\.race)\s*\(/g;
 
-Deno.test("outside async/, product code has no setTimeout, setInterval or Promise.race of its own", async () => {
+Deno.test("outside async/, product code has no setTimeout, setInterval or Promise.race of its own", () => {
   const violations: string[] = [];
-  for await (const file of sources(ROOT)) {
-    if (isTest(file) || file.startsWith("async/") || file.includes("/testdata/")) continue;
-    const code = (await Deno.readTextFile(join(ROOT, file)))
-      .replace(/\/\*[\s\S]*?\*\//g, "")
-      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
-    for (const m of code.matchAll(TIMER_CALL)) {
+  for (const file of texts.keys()) {
+    if (isTest(file) || file.startsWith("async/")) continue;
+    for (const m of codeOf(file).matchAll(TIMER_CALL)) {
       violations.push(`${file} calls ${m[1]} (use async/mod.ts)`);
     }
   }
@@ -294,14 +296,11 @@ Deno.test("outside async/, product code has no setTimeout, setInterval or Promis
  */
 const LAUNCHERS = new Set(["dispatch/turn/_spawn.ts", "dispatch/_safe_runner.ts"]);
 
-Deno.test("only dispatch/turn/_spawn.ts calls a runner's spawn (every launch asks session_spawn)", async () => {
+Deno.test("only dispatch/turn/_spawn.ts calls a runner's spawn (every launch asks session_spawn)", () => {
   const violations: string[] = [];
-  for await (const file of sources(ROOT)) {
-    if (isTest(file) || file.includes("/testdata/") || LAUNCHERS.has(file)) continue;
-    const code = (await Deno.readTextFile(join(ROOT, file)))
-      .replace(/\/\*[\s\S]*?\*\//g, "")
-      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
-    for (const m of code.matchAll(/\b(\w*[rR]unner)\s*\??\.\s*spawn\s*\(/g)) {
+  for (const file of texts.keys()) {
+    if (isTest(file) || LAUNCHERS.has(file)) continue;
+    for (const m of codeOf(file).matchAll(/\b(\w*[rR]unner)\s*\??\.\s*spawn\s*\(/g)) {
       violations.push(`${file} calls ${m[1]}.spawn (launch through dispatch/turn/_spawn.ts)`);
     }
   }

@@ -8,7 +8,6 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig } from "../config/mod.ts";
 import type { EventRecord } from "../events/mod.ts";
 import { AwaitedSink } from "../events/_test_utils.ts";
 import { markSelfAuthored } from "../github/mod.ts";
@@ -16,7 +15,7 @@ import { startPoller } from "../poll/mod.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { startReceiver } from "../webhook/mod.ts";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { activeSession, tree } from "./_test_utils.ts";
+import { activeSession, daemonProject } from "./_test_utils.ts";
 
 const TOKEN = "t0k-daemons-in-process";
 const SECRET = "daemons-in-process-secret";
@@ -26,18 +25,15 @@ const VARS: Record<string, string> = { SIDE_TOKEN: TOKEN, THE_LOOP_GH_WEBHOOK_SE
 const env = (name: string) => VARS[name];
 
 async function project(apiUrl: string, ref: string) {
-  const dir = tree({
-    ".the-loop/cli-config.yaml": [
-      `github: { apiUrl: "${apiUrl}", tokenEnv: SIDE_TOKEN }`,
-      "webhooks:",
-      "  ghWebhook:",
-      "    routing: { enabled: true, dispatcher: journal, authorizedUsers: [alice] }",
-      `polling: { sources: [{ provider: github, repos: [${REPO}] }] }`,
-      "",
-    ].join("\n"),
-  });
-  await new RegistryDir(join(dir, ".the-loop", "sessions")).write(activeSession(ref));
-  return { cwd: dir, loaded: await loadConfig({ env, cwd: dir }) };
+  const p = await daemonProject([
+    `github: { apiUrl: "${apiUrl}", tokenEnv: SIDE_TOKEN }`,
+    "webhooks:",
+    "  ghWebhook:",
+    "    routing: { enabled: true, dispatcher: journal, authorizedUsers: [alice] }",
+    `polling: { sources: [{ provider: github, repos: [${REPO}] }] }`,
+  ], VARS);
+  await new RegistryDir(join(p.root, "sessions")).write(activeSession(ref));
+  return { cwd: p.dir, loaded: p.loaded };
 }
 
 /** The routing decisions, without what names the path; sorted, so arrival order does not count. */

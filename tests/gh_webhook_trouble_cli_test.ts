@@ -6,19 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, cliSchema, spawnCli, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-webhook-trouble";
 const READY = /gh-webhook: listening on (http:\/\/127\.0\.0\.1:\d+)\/gh-webhook/;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-for (const name of ["envelope", "gh-webhook-status"]) {
-  ajv.addSchema(
-    JSON.parse(await Deno.readTextFile(new URL(`../schema/cli/${name}.json`, import.meta.url))),
-  );
-}
+const checkStatus = await cliSchema("gh-webhook-status");
 
 function project(apiUrl: string, extra = ""): string {
   return tree({
@@ -30,15 +24,6 @@ function project(apiUrl: string, extra = ""): string {
       "",
     ].join("\n"),
   });
-}
-
-/** Waits (bounded) until `check` holds. */
-async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 Deno.test("gh-webhook start --route: a bad token is refused at start with the remedy", async () => {
@@ -107,8 +92,7 @@ Deno.test("gh-webhook start: an event log on a full disk makes /health answer 50
       });
       assert.equal(r.code, 0, r.stderr);
       const doc = JSON.parse(r.stdout);
-      const validate = ajv.getSchema("gh-webhook-status.json")!;
-      assert.ok(validate(doc), ajv.errorsText(validate.errors));
+      checkStatus(doc);
       return doc;
     };
     await until("the status file", async () => (await status()).status?.degraded.length > 0);

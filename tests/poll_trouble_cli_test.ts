@@ -7,20 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, cliSchema, spawnCli, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-poll-trouble";
 const LABEL = "the-loop: auto-execute";
 const ENV = { POLL_TOKEN: TOKEN };
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-for (const name of ["envelope", "poll-status"]) {
-  ajv.addSchema(
-    JSON.parse(await Deno.readTextFile(new URL(`../schema/cli/${name}.json`, import.meta.url))),
-  );
-}
+const checkStatus = await cliSchema("poll-status");
 
 function project(gh: FakeGitHub, repos: string[], extra: string[] = []): string {
   return tree({
@@ -48,15 +42,6 @@ async function withGitHub(body: (gh: FakeGitHub) => Promise<void>): Promise<void
     await body(gh);
   } finally {
     await gh.close();
-  }
-}
-
-/** Waits (bounded) until `check` holds. */
-async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -90,8 +75,7 @@ async function statusJson(dir: string, env: Record<string, string> = ENV) {
   const r = await cli(["poll", "status", "--format", "json"], { cwd: dir, env });
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout);
-  const validate = ajv.getSchema("poll-status.json")!;
-  assert.ok(validate(doc), ajv.errorsText(validate.errors));
+  checkStatus(doc);
   return doc;
 }
 

@@ -11,6 +11,7 @@ import { lockHolder } from "../daemon/mod.ts";
 import { readJournal } from "../dispatch/mod.ts";
 import { AwaitedSink } from "../events/_test_utils.ts";
 import { FakeGitHub } from "../tests/fake_github/mod.ts";
+import { daemonProject } from "../tests/_test_utils.ts";
 import { delivery } from "./_test_utils.ts";
 import { readWebhookStatus } from "./status.ts";
 import { startReceiver } from "./start.ts";
@@ -21,26 +22,13 @@ const LABEL = "the-loop: auto-execute";
 const REPO = "octo/repo";
 
 async function project(apiUrl: string) {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-start-receiver-" }));
-  await Deno.mkdir(join(dir, ".the-loop"));
-  await Deno.writeTextFile(
-    join(dir, ".the-loop", "cli-config.yaml"),
-    [
-      `github: { apiUrl: "${apiUrl}", tokenEnv: RECEIVER_TOKEN }`,
-      "webhooks:",
-      "  ghWebhook:",
-      "    routing: { enabled: true, dispatcher: journal, authorizedUsers: [alice] }",
-      "",
-    ].join("\n"),
-  );
-  const vars: Record<string, string> = {
-    RECEIVER_TOKEN: TOKEN,
-    THE_LOOP_GH_WEBHOOK_SECRET: SECRET,
-  };
-  const env = (name: string) => vars[name];
-  const loaded = await loadConfig({ env, cwd: dir });
-  const root = join(dir, ".the-loop");
-  return { dir, env, loaded, root, journal: join(root, "dispatch-journal.jsonl") };
+  const p = await daemonProject([
+    `github: { apiUrl: "${apiUrl}", tokenEnv: RECEIVER_TOKEN }`,
+    "webhooks:",
+    "  ghWebhook:",
+    "    routing: { enabled: true, dispatcher: journal, authorizedUsers: [alice] }",
+  ], { RECEIVER_TOKEN: TOKEN, THE_LOOP_GH_WEBHOOK_SECRET: SECRET });
+  return { ...p, journal: join(p.root, "dispatch-journal.jsonl") };
 }
 
 Deno.test("startReceiver: ready, a signed delivery answered 202 and routed, stop() ends it", async () => {
