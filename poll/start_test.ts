@@ -11,6 +11,7 @@ import { lockHolder } from "../daemon/mod.ts";
 import { readJournal } from "../dispatch/mod.ts";
 import { AwaitedSink } from "../events/_test_utils.ts";
 import { FakeGitHub } from "../tests/fake_github/mod.ts";
+import { tree } from "../tests/_test_utils.ts";
 import { readStatus } from "./status.ts";
 import { startPoller } from "./start.ts";
 
@@ -20,11 +21,8 @@ const REPO = "octo/repo";
 
 /** A project folder whose config polls `REPO` on `apiUrl`, routing to the journal. */
 async function project(apiUrl: string) {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-start-poller-" }));
-  await Deno.mkdir(join(dir, ".the-loop"));
-  await Deno.writeTextFile(
-    join(dir, ".the-loop", "cli-config.yaml"),
-    [
+  const dir = tree({
+    ".the-loop/cli-config.yaml": [
       `github: { apiUrl: "${apiUrl}", tokenEnv: POLLER_TOKEN }`,
       "webhooks:",
       "  ghWebhook:",
@@ -32,7 +30,7 @@ async function project(apiUrl: string) {
       `polling: { sources: [{ provider: github, repos: [${REPO}] }] }`,
       "",
     ].join("\n"),
-  );
+  });
   const env = (name: string) => name === "POLLER_TOKEN" ? TOKEN : undefined;
   const loaded = await loadConfig({ env, cwd: dir });
   const root = join(dir, ".the-loop");
