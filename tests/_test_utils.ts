@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { delay } from "../async/mod.ts";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
 import { loadConfig, type LoadedConfig } from "../config/mod.ts";
@@ -111,6 +112,18 @@ export function tree(files: Record<string, string | [string, number]> = {}): str
     Deno.chmodSync(path, mode);
   }
   return dir;
+}
+
+/** Waits (every 50 ms) until `check` holds; the bound (30 s) only fails a hung test. */
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(50);
+  }
 }
 
 /** A loopback port nothing listens on (bound, read, released). */

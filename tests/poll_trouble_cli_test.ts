@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, spawnCli, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-poll-trouble";
 const LABEL = "the-loop: auto-execute";
@@ -48,15 +48,6 @@ async function withGitHub(body: (gh: FakeGitHub) => Promise<void>): Promise<void
     await body(gh);
   } finally {
     await gh.close();
-  }
-}
-
-/** Waits (bounded) until `check` holds. */
-async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
