@@ -1,6 +1,6 @@
 /**
- * What `poll` and `gh-webhook` share as commands: path flags, the `status` table's first rows and
- * trouble rows, and `stop` — signal the daemon holding the lock (SIGTERM) and wait until it has
+ * What `poll` and `gh-webhook` share as commands: path flags, `status` (the lock's rows, then the
+ * daemon's own, trouble rows among them), and `stop` — signal the daemon holding the lock (SIGTERM) and wait until it has
  * let go. A stale pidfile is removed and nobody is signalled; no
  * pidfile, a stale one, or a daemon outliving `--timeout` exit 1.
  *
@@ -13,6 +13,8 @@ import type { LastError, LockHolder, RateLimitWait } from "../daemon/mod.ts";
 import { UsageError } from "../errors.ts";
 import { loadCliConfig } from "./_config.ts";
 import { type CliContext, println } from "./context.ts";
+import { configRef, jsonOnFailure, printEnvelope } from "./_envelope.ts";
+import { formatOption, table } from "./_output.ts";
 
 /** A path flag made absolute against `cwd`, else `fallback` (the config's). */
 export function pathFlag(flag: string | undefined, fallback: string, cwd: string): string {
@@ -60,6 +62,70 @@ export function registerStop(group: Command, ctx: CliContext, o: DaemonStopOptio
       if (result.outcome !== "stopped") throw new Error(message);
       println(ctx, `${o.prefix}: ${message}`);
     });
+}
+
+interface StatusFlags {
+  pidfile?: string;
+  format: "table" | "json";
+}
+
+/** What differs between the two daemons' `status`. */
+export interface DaemonStatusOptions<S> {
+  /** The command as its envelope names it: `poll status`. */
+  command: string;
+  description: string;
+  /** `--pidfile`'s help. */
+  pidfileHelp: string;
+  /** The pidfile from the config. */
+  pidfileOf(config: CliConfig): string;
+  /** The status file's reader (imported only when the command runs). */
+  statusFile(): Promise<{
+    path(stateRoot: string): string;
+    read(stateRoot: string): Promise<S | undefined>;
+  }>;
+  /** The table's rows after {@linkcode lockRows}: the status file's, or those saying there is none. */
+  rows(status: S | undefined, statusFile: string): string[][];
+}
+
+/**
+ * Adds `status` to a daemon's command group: whether it runs (the pidfile's lock is the only
+ * proof) and what its status file says, as a table or a JSON envelope. Exit 0 whether or not one
+ * runs.
+ */
+export function registerStatus<S>(
+  group: Command,
+  ctx: CliContext,
+  o: DaemonStatusOptions<S>,
+): void {
+  const cmd = group.command("status")
+    .description(o.description)
+    .option("--pidfile <path>", o.pidfileHelp);
+  formatOption(cmd, ["table", "json"], "table");
+  cmd.action((flags: StatusFlags) =>
+    jsonOnFailure(ctx, { json: flags.format === "json", command: o.command }, async (ctx) => {
+      const loaded = await loadCliConfig(ctx);
+      const { config } = loaded;
+      const { lockHolder } = await import("../daemon/mod.ts");
+      const file = await o.statusFile();
+      const pidfile = pathFlag(flags.pidfile, o.pidfileOf(config), ctx.cwd);
+      const holder = await lockHolder(pidfile);
+      const status = await file.read(config.state.root);
+      const running = holder.live;
+      const statusFile = file.path(config.state.root);
+      if (flags.format === "json") {
+        printEnvelope(ctx, o.command, { ok: true, config: configRef(loaded) }, {
+          running,
+          pid: running ? holder.pid : null,
+          pidfile,
+          statusFile,
+          status: status ?? null,
+        });
+        return;
+      }
+      const rows = [...lockRows(holder, pidfile), ...o.rows(status, statusFile)];
+      ctx.write(table(["", ""], rows).split("\n").slice(1).join("\n"));
+    })
+  );
 }
 
 /** What both daemons' status files say of their trouble. */

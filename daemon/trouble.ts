@@ -221,9 +221,12 @@ export class Trouble {
     return said;
   }
 
-  /** Says `line` on stderr (prefixed) unless `key` was said less than `everyMs` ago. */
-  say(key: string, line: string, everyMs?: number): boolean {
-    everyMs ??= key.startsWith("degraded:")
+  /**
+   * Says `line` on stderr (prefixed) unless `key` was said less than `warnEveryMs` ago
+   * (`degradedEveryMs` for a `degraded:` key).
+   */
+  say(key: string, line: string): boolean {
+    const everyMs = key.startsWith("degraded:")
       ? this.#o.degradedEveryMs ?? DEGRADED_EVERY_MS
       : this.#o.warnEveryMs ?? WARN_EVERY_MS;
     const now = this.#now();
@@ -252,7 +255,7 @@ export class Trouble {
       return;
     }
     if (opts.say !== false) {
-      this.say(`degraded:${key}`, failureLine(kind, message), this.#o.degradedEveryMs);
+      this.say(`degraded:${key}`, failureLine(kind, message));
     }
     const known = this.#degraded.has(key);
     this.#degraded.set(key, `${FAILURES[kind].summary}: ${message}`);

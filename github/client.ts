@@ -174,15 +174,8 @@ export class GitHubClient {
    * token, an app's included): a bad token is found at start, not after the first cycle. Not
    * retried: throws the {@linkcode GitHubError} of the first failure.
    */
-  async checkToken(): Promise<{ limit?: number; remaining?: number }> {
-    const res = await this.request<
-      { resources?: { core?: { limit?: number; remaining?: number } } }
-    >(
-      "/rate_limit",
-      { retry: false },
-    );
-    const core = res.data?.resources?.core;
-    return { limit: core?.limit, remaining: core?.remaining };
+  async checkToken(): Promise<void> {
+    await this.request("/rate_limit", { retry: false });
   }
 
   /** Issues and pull requests (those carry `pull_request`) of a repository. */

@@ -74,11 +74,6 @@ export function actorsOf(ghEvent: string, payload: Record<string, unknown>): Act
   return { actor: WRITTEN.has(action) ? author : login(payload.sender), author };
 }
 
-/** The login responsible for the event; `null` for CI events or when the payload names nobody. */
-export function actorOf(ghEvent: string, payload: Record<string, unknown>): string | null {
-  return actorsOf(ghEvent, payload).actor;
-}
-
 /** An `issues` or `pull_request` close: bypasses authorization, never spawns. */
 export function isLifecycleClose(ghEvent: string, action: string): boolean {
   return (ghEvent === "issues" || ghEvent === "pull_request") && action === "closed";

@@ -50,10 +50,12 @@ class Editors {
     this.#ids = unseen.map((e) => e.nodeId);
   }
 
-  /** The entry's last editor, `null` when nobody edited it. A failed query is asked again. */
+  /**
+   * The entry's last editor (one of the unseen entries: only those are handed over), `null` when
+   * nobody edited it. A failed query is asked again.
+   */
   async of(entry: ThreadEntry): Promise<string | null> {
-    const ids = this.#ids.includes(entry.nodeId) ? this.#ids : [entry.nodeId];
-    this.#known ??= this.#s.gh.commentEditors(ids);
+    this.#known ??= this.#s.gh.commentEditors(this.#ids);
     try {
       return (await this.#known).get(entry.nodeId) ?? null;
     } catch (error) {

@@ -41,7 +41,7 @@ import { Ledger } from "./ledger.ts";
 import { runLoop } from "./loop.ts";
 import { type CycleFailure, Poller } from "./poller.ts";
 import { pollingProblems, settingsFromConfig } from "./settings.ts";
-import { StatusKeeper, statusPath } from "./status.ts";
+import { type PollStatus, StatusKeeper, statusPath } from "./status.ts";
 
 /** How long a stopping poller lets the item in flight wait on GitHub. */
 export const GITHUB_GRACE_MS = 10_000;
@@ -126,14 +126,27 @@ async function run(
     warn: o.warn,
     now,
     onChange: () => {
-      if (held) persist();
+      if (held) void persist();
     },
   });
-  function persist(): void {
-    status.update({ lastError: trouble.lastError ?? null, degraded: trouble.reasons }).then(
-      () => trouble.degrade("status", "state-write", undefined),
-      (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
+  /** Notes whether a state file could be written (`error` undefined: it was); degraded while not. */
+  function stateWritten(key: string, file: string, error: unknown): void {
+    trouble.degrade(
+      key,
+      "state-write",
+      error === undefined ? undefined : `${file}: ${messageOf(error)}`,
     );
+  }
+  /** Merges `patch` into the status file; a write that fails degrades the poller. */
+  function save(patch: Partial<PollStatus>): Promise<void> {
+    return status.update(patch).then(
+      () => stateWritten("status", statusFile, undefined),
+      (e) => stateWritten("status", statusFile, e),
+    );
+  }
+  /** Writes the trouble (last error, why degraded) into the status file. */
+  function persist(): Promise<void> {
+    return save({ lastError: trouble.lastError ?? null, degraded: trouble.reasons });
   }
   const log: EventLog | undefined = o.events ? undefined : openDaemonLog(config, "poll", {
     // the log says itself that it cannot be written (every minute); the status keeps why
@@ -170,6 +183,10 @@ async function run(
         ghStop,
         trouble,
         status,
+        statusFile,
+        stateWritten,
+        save,
+        persist,
         ready,
       });
     } catch (error) {
@@ -199,27 +216,21 @@ interface CyclesOptions {
   ghStop: AbortController;
   trouble: Trouble;
   status: StatusKeeper;
+  statusFile: string;
+  stateWritten: (key: string, file: string, error: unknown) => void;
+  save: (patch: Partial<PollStatus>) => Promise<void>;
+  persist: () => Promise<void>;
   ready: (r: PollerReady) => void;
 }
 
 /** Opens the stack, says it is ready, runs the loop, drains. */
 async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: CycleFailure[] }> {
-  const { o, events, trouble, status } = c;
+  const { o, events, trouble, status, statusFile, stateWritten } = c;
   const config = o.loaded.config;
-  const statusFile = statusPath(config.state.root);
-  const onStateError = (key: string, file: string, error: unknown) =>
-    trouble.degrade(
-      key,
-      "state-write",
-      error === undefined ? undefined : `${file}: ${messageOf(error)}`,
-    );
   // GitHub's long rate-limit waits are said on stderr and kept in the status file
   const watched = watchedSink(events, ({ wait, line }) => {
     trouble.say(`rate-limit:${wait.at}`, line);
-    status.update({ rateLimit: wait }).then(
-      () => onStateError("status", statusFile, undefined),
-      (e) => onStateError("status", statusFile, e),
-    );
+    void c.save({ rateLimit: wait });
   });
   const warn = (m: string) => o.warn(`poll: warning: ${m}`);
   const ledger = await Ledger.load(c.stateFile);
@@ -244,7 +255,7 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
     events,
     parseControl: (text) => parseControl(text, ingress.controlConfig()),
   });
-  const settings = settingsFromConfig(config);
+  let settings = settingsFromConfig(config);
   let warned = pollingProblems(settings);
   for (const problem of warned) {
     warn(problem);
@@ -266,10 +277,7 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
     pidfile: c.pidfile,
     statusFile,
   });
-  await status.update({ lastError: trouble.lastError ?? null, degraded: trouble.reasons }).then(
-    () => onStateError("status", statusFile, undefined),
-    (e) => onStateError("status", statusFile, e),
-  );
+  await c.persist();
   let failed: CycleFailure[] = [];
   const { cycles } = await runLoop({
     poller,
@@ -280,8 +288,8 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
     afterCycle: () => gh.flush(),
     onStateError: (what, error) =>
       what === "status"
-        ? onStateError("status", statusFile, error)
-        : onStateError("etags", gh.cache.path ?? "the ETag cache", error),
+        ? stateWritten("status", statusFile, error)
+        : stateWritten("etags", gh.cache.path ?? "the ETag cache", error),
     onCycle: (report) => {
       failed = report.failed;
       for (const f of report.failed) {
@@ -292,14 +300,15 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
       const before = ingress.config;
       const next = await live.refresh();
       if (next !== before) {
-        const now = pollingProblems(settingsFromConfig(next));
+        settings = settingsFromConfig(next);
+        const now = pollingProblems(settings);
         for (const w of now.filter((w) => !warned.includes(w))) warn(w);
         warned = now;
       }
-      return settingsFromConfig(next);
+      return settings;
     },
   });
   await ingress.drain();
-  await gh.flush().catch((e) => onStateError("etags", gh.cache.path ?? "the ETag cache", e));
+  await gh.flush().catch((e) => stateWritten("etags", gh.cache.path ?? "the ETag cache", e));
   return { cycles, failed };
 }

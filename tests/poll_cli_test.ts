@@ -9,7 +9,7 @@ import { readJournal } from "../dispatch/mod.ts";
 import { RegistryDir } from "../state/registry.ts";
 import { sessionRecord } from "../poll/_test_utils.ts";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, spawnCli, tree, until } from "./_test_utils.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
@@ -87,15 +87,6 @@ async function events(p: Project): Promise<Record<string, unknown>[]> {
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Waits (bounded) until `check` holds. */
-async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** A running `poll start`, once it printed its ready line. */
