@@ -24,6 +24,7 @@ import type {
 } from "./seams.ts";
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
+import { until } from "../async/_test_utils.ts";
 
 /** A promise to settle by hand. */
 export class Deferred<T = void> {
@@ -407,14 +408,8 @@ export async function holdingFirstDelivery(
   return { held, first };
 }
 
-/** Waits until `check` holds (a bound that only fails a hung test). */
-export async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1));
-  }
-}
+/** Waits until `check` holds (every millisecond); the bound only fails a hung test. */
+export { until };
 
 /** The event types emitted, in order (without the sessions engineer's and hooks'). */
 export function types(events: MemorySink, prefix = ""): string[] {
