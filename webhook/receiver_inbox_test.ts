@@ -1,24 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MemorySink } from "../events/mod.ts";
+import { AwaitedSink } from "../events/_test_utils.ts";
 import { Receiver, type ReceiverOptions } from "./mod.ts";
-import { deferred, delivery, RecordingSink } from "./_test_utils.ts";
-
-/** Waits for `check` (the worker's records come in its next batch), failing only a hung test. */
-async function until(check: () => boolean): Promise<void> {
-  for (const end = Date.now() + 10_000; !check();) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { deferred, delivery, RecordingSink, SECRET } from "./_test_utils.ts";
 
 async function start(dir: string, sink: RecordingSink, o: Partial<ReceiverOptions> = {}) {
-  const events = new MemorySink({ strict: true });
+  // the worker's records come in its next batch: waited for with `events.until`
+  const events = new AwaitedSink({ strict: true });
   const receiver = await Receiver.start({
     hostname: "127.0.0.1",
     port: 0,
     path: "/gh-webhook",
-    secret: "s3cret-for-tests",
+    secret: SECRET,
     sink,
     events,
     inbox: { dir },
@@ -93,7 +86,7 @@ Deno.test("a full inbox answers 503 inbox-full", async () => {
     for (let i = 0; i < 6; i++) answers.push(await post({ deliveryId: `f${i}`, payload }));
     assert.deepEqual(answers.slice(0, 3), [202, 202, 202]);
     assert.equal(answers.at(-1), 503);
-    await until(() => events.ofType("webhook.rejected").length > 0);
+    await events.until("webhook.rejected");
     assert.equal(events.ofType("webhook.rejected")[0].reason, "inbox-full");
   } finally {
     await receiver.stop({ graceMs: 100 });
@@ -109,7 +102,7 @@ Deno.test("an inbox that cannot be written (a full disk) answers 503, never a 20
   const { receiver, events, post, health } = await start(dir, sink);
   try {
     assert.equal(await post({ deliveryId: "x1" }), 503);
-    await until(() => events.ofType("webhook.rejected").length > 0);
+    await events.until("webhook.rejected");
     assert.equal(events.ofType("webhook.rejected")[0].reason, "inbox-failed");
     // the receiver is degraded while the inbox cannot be written, and says why
     const h = await health();
@@ -141,7 +134,7 @@ Deno.test("a torn last record is skipped with webhook.inbox_torn; the receiver s
   try {
     await sink.until(1);
     assert.deepEqual(sink.routed.map((e) => e.deliveryId), ["w1"]);
-    await until(() => b.events.ofType("webhook.inbox_torn").length > 0);
+    await b.events.until("webhook.inbox_torn");
     assert.equal(b.events.ofType("webhook.inbox_torn")[0].reason, "short");
   } finally {
     await b.receiver.stop({ graceMs: 1000 });
@@ -157,7 +150,7 @@ Deno.test("an inbox folder that cannot be made answers every delivery 503 and sa
   const { receiver, events, post, health } = await start(join(file, "inbox"), sink);
   try {
     assert.equal(await post({ deliveryId: "y1" }), 503);
-    await until(() => events.ofType("webhook.inbox_failed").length > 0);
+    await events.until("webhook.inbox_failed");
     const h = await health();
     assert.deepEqual([h.status, h.body.status], [503, "degraded"]);
     assert.match(h.body.reasons.join("\n"), /the webhook inbox cannot be opened/);
