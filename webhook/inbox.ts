@@ -168,8 +168,8 @@ export class Inbox {
   readonly #pace: { schedule(): void; ran(): void };
   #failure?: Error;
 
-  private constructor(dir: string, opts: InboxOptions) {
-    this.dir = dir;
+  private constructor(opts: InboxOptions) {
+    this.dir = opts.dir;
     this.maxBytes = opts.maxBytes ?? DEFAULT_INBOX_MAX_BYTES;
     this.#segmentBytes = opts.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.#onError = opts.onError ?? (() => {});
@@ -182,7 +182,7 @@ export class Inbox {
    */
   static open(opts: InboxOptions): { inbox: Inbox; pending: InboxEntry[] } {
     Deno.mkdirSync(opts.dir, { recursive: true });
-    const inbox = new Inbox(opts.dir, opts);
+    const inbox = new Inbox(opts);
     const pending = inbox.#scan(opts.onTorn ?? (() => {}));
     inbox.#roll();
     return { inbox, pending };
@@ -191,11 +191,6 @@ export class Inbox {
   /** Bytes of the inbox's files (written and gathering). */
   get bytes(): number {
     return this.#bytes + this.#chunkBytes;
-  }
-
-  /** Deliveries not settled. */
-  get unsettled(): number {
-    return this.#where.size;
   }
 
   /**
@@ -363,11 +358,7 @@ export class Inbox {
     }
     const rolled = this.#rolled;
     if (waiters.length === 0 && retiring.length === 0 && rolled.length === 0) {
-      try {
-        this.#compact();
-      } catch (error) {
-        this.#onError(error); // its copies were refused; the old segment stays
-      }
+      this.#compactOrSay();
       return; // only settled marks: not synced on their own
     }
     this.#rolled = [];
@@ -383,11 +374,7 @@ export class Inbox {
       for (const f of rolled) f.close();
       this.#syncing = false;
       if (this.#closed) return;
-      try {
-        this.#compact();
-      } catch (error) {
-        this.#onError(error); // its copies were refused; the old segment stays
-      }
+      this.#compactOrSay();
       if (this.#waiters.length > 0 || this.#chunks.length > 0 || this.#settled.length > 0) {
         if (!this.#closed) this.#pace.schedule();
       }
@@ -417,6 +404,15 @@ export class Inbox {
       this.#roll();
     } catch (e) {
       this.#failure = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+
+  /** {@linkcode #compact}, a failed copy told to `onError` (its copies were refused; the old segment stays). */
+  #compactOrSay(): void {
+    try {
+      this.#compact();
+    } catch (error) {
+      this.#onError(error);
     }
   }
 
