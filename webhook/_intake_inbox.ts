@@ -21,7 +21,8 @@ import { type IntakeDelivery, takeCredit } from "./_intake_protocol.ts";
 /** Options of {@linkcode IntakeInbox.open}. */
 export interface IntakeInboxOptions {
   dir: string;
-  maxBytes: number;
+  /** Default `inbox.ts`'s. */
+  maxBytes?: number;
   credits: Int32Array;
   /** The receiver's memory bounds (deliveries handed over and not yet routed). */
   bounds: { maxJobs: number; maxBytes: number };

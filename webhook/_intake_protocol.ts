@@ -62,9 +62,10 @@ export interface IntakeInit {
   log?: EventLogSettings;
   /**
    * The durable inbox (routing on): each delivery is appended and synced before its 202, and
-   * those an earlier run left unsettled are handed over first. Absent: none (bounded in memory).
+   * those an earlier run left unsettled are handed over first (`maxBytes`: default `inbox.ts`'s).
+   * Absent: none (bounded in memory).
    */
-  inbox?: { dir: string; maxBytes: number };
+  inbox?: { dir: string; maxBytes?: number };
 }
 
 /** One accepted delivery: its body as text (checked to be a JSON object) and its size in bytes. */
