@@ -118,13 +118,10 @@ async function settingsOf(o: ReceiverDaemonOptions) {
   // the config's check knows only the file's secretEnv: a flag naming a variable the agent is
   // handed would put the secret in the agent's environment
   const { harnessEnv, agentToken } = hook.routing;
-  const allowlisted = o.secretEnv === undefined
-    ? () => false
-    : (await import("../dispatch/mod.ts")).harnessEnvAllowlisted;
   if (
     o.secretEnv !== undefined &&
-    (allowlisted(secretEnv) || harnessEnv.pass.includes(secretEnv) ||
-      secretEnv in harnessEnv.set ||
+    ((await import("../dispatch/mod.ts")).harnessEnvAllowlisted(secretEnv) ||
+      harnessEnv.pass.includes(secretEnv) || secretEnv in harnessEnv.set ||
       agentToken?.env === secretEnv)
   ) {
     throw new UsageError(
