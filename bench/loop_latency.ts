@@ -106,6 +106,28 @@ async function waitFor<T>(
   }
 }
 
+/**
+ * Adds the fakes' new input lines to `seen` until `done()` holds; throws after 90 s (only a hung
+ * rig), with `detail()` and the receiver's stderr.
+ */
+export async function collectUntil(
+  rig: LoopRig,
+  seen: InputLine[],
+  done: () => boolean,
+  what: string,
+  detail: () => string = () => `${seen.length} lines`,
+): Promise<void> {
+  const until = Date.now() + 90_000;
+  for (;;) {
+    seen.push(...await rig.newInputs());
+    if (done()) return;
+    if (Date.now() > until) {
+      throw new Error(`timed out waiting for ${what}: ${detail()}\n${rig.stderr()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Reads a file's new text, from where the previous read stopped (`offset` at first). */
 function textTail(path: string, offset = 0): () => Promise<string> {
   const decoder = new TextDecoder();

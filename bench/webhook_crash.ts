@@ -10,7 +10,13 @@
  *
  * @module
  */
-import { type InputLine, type LoopRig, type Prepared, startLoopRig } from "./loop_latency.ts";
+import {
+  collectUntil,
+  type InputLine,
+  type LoopRig,
+  type Prepared,
+  startLoopRig,
+} from "./loop_latency.ts";
 
 /** Options of {@linkcode crashTrials}. */
 export interface CrashOptions {
@@ -50,24 +56,6 @@ const CRASH = /^crash (\d+) (\d+) (\d+)$/;
 const NOTE = "(the-loop: this may repeat a message delivered just before a restart";
 /** The first line of the built-in event prompt. */
 const PROMPT_START = "A new event arrived on the work item";
-
-async function waitUntil(
-  rig: LoopRig,
-  seen: InputLine[],
-  done: () => boolean,
-  what: string,
-  missing?: () => string,
-): Promise<void> {
-  const until = Date.now() + 90_000;
-  for (;;) {
-    seen.push(...await rig.newInputs());
-    if (done()) return;
-    if (Date.now() > until) {
-      throw new Error(`timed out waiting for ${what}\n${missing?.() ?? ""}\n${rig.stderr()}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Runs the trials on a rig of its own; throws only when the rig hangs. */
 export async function crashTrials(o: CrashOptions): Promise<CrashFigures> {
@@ -117,7 +105,7 @@ export async function crashTrials(o: CrashOptions): Promise<CrashFigures> {
       await rig.restart();
       // the 202s before the kill arrive on their own: the inbox replays them
       const lines = () => new Set(seen.map((l) => l.line));
-      await waitUntil(
+      await collectUntil(
         rig,
         seen,
         () => {
@@ -142,7 +130,7 @@ export async function crashTrials(o: CrashOptions): Promise<CrashFigures> {
         const r = await rig.post(await rig.prepare(issue, `done ${t} ${issue}`));
         if (r.status !== 202) throw new Error(`a delivery got ${r.status}`);
       }));
-      await waitUntil(rig, seen, () => {
+      await collectUntil(rig, seen, () => {
         const have = lines();
         return rig.issues.every((issue) => have.has(`done ${t} ${issue}`));
       }, `the deliveries after trial ${t + 1}`);

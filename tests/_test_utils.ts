@@ -99,6 +99,23 @@ export function spawnCli(args: string[], opts: CliOptions = {}): Deno.ChildProce
   }).spawn();
 }
 
+/**
+ * A spawned CLI's stdout and stderr, read as they arrive: `out` holds what came so far, `done`
+ * resolves once both streams ended.
+ */
+export function readOutput(
+  child: Deno.ChildProcess,
+): { out: { stdout: string; stderr: string }; done: Promise<void> } {
+  const out = { stdout: "", stderr: "" };
+  const read = async (stream: ReadableStream<Uint8Array>, key: "stdout" | "stderr") => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) out[key] += chunk;
+  };
+  return {
+    out,
+    done: Promise.all([read(child.stdout, "stdout"), read(child.stderr, "stderr")]).then(() => {}),
+  };
+}
+
 // ---- hooks cli util ----
 /** The repository root (for `deno run --config` of generated remote servers). */
 export const ROOT = new URL("..", import.meta.url).pathname;

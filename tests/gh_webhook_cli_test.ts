@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeGitHub, signature, type WebhookResult } from "./fake_github/mod.ts";
-import { cli, spawnCli, tree } from "./_test_utils.ts";
+import { cli, readOutput, spawnCli, tree } from "./_test_utils.ts";
 
 const REPO = "octo/repo";
 const SECRET = "e2e-webhook-secret";
@@ -38,21 +38,13 @@ interface Running {
   exit(): Promise<{ code: number; ms: number }>;
 }
 
-async function drain(stream: ReadableStream<Uint8Array>, into: (s: string) => void) {
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) into(chunk);
-}
-
 /** Spawns `gh-webhook start --port 0 …` in `dir` and waits for its ready line. */
 async function start(dir: string, args: string[] = [], env: Record<string, string> = {}) {
   const child = spawnCli(["gh-webhook", "start", "--port", "0", ...args], {
     cwd: dir,
     env: { FAKE_GH_TOKEN: "t0k", THE_LOOP_GH_WEBHOOK_SECRET: SECRET, ...env },
   });
-  const out = { stdout: "", stderr: "" };
-  const done = Promise.all([
-    drain(child.stdout, (s) => (out.stdout += s)),
-    drain(child.stderr, (s) => (out.stderr += s)),
-  ]);
+  const { out, done } = readOutput(child);
   const ready = await waitFor(() => READY.exec(out.stdout), "the ready line", () => out);
   return {
     child,

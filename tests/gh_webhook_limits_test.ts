@@ -5,7 +5,7 @@
  * receiver's memory (its RSS, from `/proc`) where it was.
  */
 import assert from "node:assert/strict";
-import { spawnCli, tree } from "./_test_utils.ts";
+import { readOutput, spawnCli, tree } from "./_test_utils.ts";
 
 const READY = /^gh-webhook: listening on (http:\/\/127\.0\.0\.1:(\d+)\/gh-webhook) \(pid (\d+)\)$/m;
 const ENC = new TextEncoder();
@@ -18,10 +18,6 @@ webhooks:
   ghWebhook:
 ${extra}
 `;
-}
-
-async function drain(stream: ReadableStream<Uint8Array>, into: (s: string) => void) {
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) into(chunk);
 }
 
 /** Polls `probe` until it returns something truthy; fails only a hung test (`ms`). */
@@ -43,11 +39,7 @@ async function waitFor<T>(
 async function start(extra: string) {
   const dir = tree({ ".the-loop/cli-config.yaml": config(extra) });
   const child = spawnCli(["gh-webhook", "start", "--port", "0", "--no-route"], { cwd: dir });
-  const out = { stdout: "", stderr: "" };
-  const done = Promise.all([
-    drain(child.stdout, (s) => (out.stdout += s)),
-    drain(child.stderr, (s) => (out.stderr += s)),
-  ]);
+  const { out, done } = readOutput(child);
   const ready = await waitFor(() => READY.exec(out.stdout), "the ready line");
   return {
     url: ready[1],

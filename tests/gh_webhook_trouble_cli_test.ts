@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, cliSchema, spawnCli, tree, until } from "./_test_utils.ts";
+import { cli, cliSchema, readOutput, spawnCli, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-webhook-trouble";
 const READY = /gh-webhook: listening on (http:\/\/127\.0\.0\.1:\d+)\/gh-webhook/;
@@ -61,18 +61,10 @@ Deno.test("gh-webhook start: an event log on a full disk makes /health answer 50
     ["-c", "c/cli-config.yaml", "gh-webhook", "start", "--route", "--port", "0"],
     { cwd: dir, env: { FAKE_GH_TOKEN: TOKEN } },
   );
-  let stdout = "", stderr = "";
-  const done = Promise.all([
-    (async () => {
-      for await (const c of child.stdout.pipeThrough(new TextDecoderStream())) stdout += c;
-    })(),
-    (async () => {
-      for await (const c of child.stderr.pipeThrough(new TextDecoderStream())) stderr += c;
-    })(),
-  ]);
+  const { out, done } = readOutput(child);
   try {
-    await until("the ready line", () => READY.test(stdout));
-    const base = READY.exec(stdout)![1];
+    await until("the ready line", () => READY.test(out.stdout));
+    const base = READY.exec(out.stdout)![1];
     let health: { status: number; body: { status: string; reasons?: string[] } } | undefined;
     await until("a degraded /health", async () => {
       const res = await fetch(`${base}/health`);
@@ -84,8 +76,8 @@ Deno.test("gh-webhook start: an event log on a full disk makes /health answer 50
       health!.body.reasons![0],
       /^the event log cannot be written: cannot write the event log \/dev\/full \(/,
     );
-    await until("the warning", () => /cannot write the event log \/dev\/full/.test(stderr));
-    assert.match(stderr, /said again every 60 s while it lasts/);
+    await until("the warning", () => /cannot write the event log \/dev\/full/.test(out.stderr));
+    assert.match(out.stderr, /said again every 60 s while it lasts/);
     const status = async () => {
       const r = await cli(["-c", "c/cli-config.yaml", "gh-webhook", "status", "--format", "json"], {
         cwd: dir,
@@ -123,23 +115,15 @@ Deno.test("gh-webhook start: a status file that cannot be written is said on std
     ["-c", "c/cli-config.yaml", "gh-webhook", "start", "--no-route", "--port", "0"],
     { cwd: dir, env: {} },
   );
-  let stdout = "", stderr = "";
-  const done = Promise.all([
-    (async () => {
-      for await (const c of child.stdout.pipeThrough(new TextDecoderStream())) stdout += c;
-    })(),
-    (async () => {
-      for await (const c of child.stderr.pipeThrough(new TextDecoderStream())) stderr += c;
-    })(),
-  ]);
+  const { out, done } = readOutput(child);
   try {
-    await until("the ready line", () => READY.test(stdout));
-    await until("the warning", () => /a state file cannot be written/.test(stderr));
+    await until("the ready line", () => READY.test(out.stdout));
+    await until("the warning", () => /a state file cannot be written/.test(out.stderr));
     assert.match(
-      stderr,
+      out.stderr,
       /the-loop: warning: a state file cannot be written: free space .* — .*gh-webhook-status\.json/,
     );
-    const base = READY.exec(stdout)![1];
+    const base = READY.exec(out.stdout)![1];
     await until("a degraded /health", async () => {
       const res = await fetch(`${base}/health`);
       const body = await res.json();

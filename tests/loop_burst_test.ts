@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import {
+  collectUntil,
   type InputLine,
-  type LoopRig,
   type Prepared,
   startLoopRig,
 } from "../bench/loop_latency.ts";
@@ -17,24 +17,6 @@ import {
 const PER_ISSUE = 10;
 /** A comment body of the burst: `burst <issue> <k>`. */
 const BURST = /^burst (\d+) (\d+)$/;
-
-/** Collects input lines until `done` holds; throws after a hung-test bound. */
-async function collectUntil(
-  rig: LoopRig,
-  seen: InputLine[],
-  done: () => boolean,
-  what: string,
-): Promise<void> {
-  const until = Date.now() + 90_000;
-  for (;;) {
-    seen.push(...await rig.newInputs());
-    if (done()) return;
-    if (Date.now() > until) {
-      throw new Error(`timed out waiting for ${what}: ${seen.length} lines\n${rig.stderr()}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function events(path: string): Promise<Record<string, unknown>[]> {
   return (await Deno.readTextFile(path)).split("\n").filter((l) => l.trim()).map((l) =>

@@ -16,13 +16,13 @@ import type { IngressEvent } from "../ingress/mod.ts";
 import { messageOf } from "../errors.ts";
 import type { AcceptAnswer } from "./handler.ts";
 import { Inbox, InboxFullError } from "./inbox.ts";
-import { CREDIT_BYTES, CREDIT_JOBS, type IntakeDelivery } from "./_intake_protocol.ts";
-import { fits } from "./queue.ts";
+import { type IntakeDelivery, takeCredit } from "./_intake_protocol.ts";
 
 /** Options of {@linkcode IntakeInbox.open}. */
 export interface IntakeInboxOptions {
   dir: string;
-  maxBytes: number;
+  /** Default `inbox.ts`'s. */
+  maxBytes?: number;
   credits: Int32Array;
   /** The receiver's memory bounds (deliveries handed over and not yet routed). */
   bounds: { maxJobs: number; maxBytes: number };
@@ -138,16 +138,7 @@ export class IntakeInbox {
 
   /** Takes the credit of one delivery of `bytes` when it fits. */
   #take(bytes: number): boolean {
-    const credits = this.#opts.credits;
-    // only this thread adds, so what it reads cannot grow before it adds
-    const held = {
-      jobs: Atomics.load(credits, CREDIT_JOBS),
-      bytes: Atomics.load(credits, CREDIT_BYTES),
-    };
-    if (!fits(held, bytes, this.#opts.bounds)) return false;
-    Atomics.add(credits, CREDIT_JOBS, 1);
-    Atomics.add(credits, CREDIT_BYTES, bytes);
-    return true;
+    return takeCredit(this.#opts.credits, bytes, this.#opts.bounds);
   }
 
   /** Hands over, in order, what waits on disk while the receiver has room. */

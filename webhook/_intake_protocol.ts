@@ -1,20 +1,40 @@
 /**
  * The messages between the receiver (`receiver.ts`, the daemon's thread) and its intake worker
- * (`_intake_worker.ts`, the thread that serves HTTP). Type-only, shared by both sides.
+ * (`_intake_worker.ts`, the thread that serves HTTP). Shared by both sides.
  *
  * The admission counters live in shared memory ({@linkcode CREDIT_JOBS}, {@linkcode CREDIT_BYTES}
  * of an `Int32Array` over a `SharedArrayBuffer`): only the worker adds (when it accepts a
  * delivery) and only the receiver subtracts (when the delivery's routing ends), so the worker
- * can refuse with 503 at once, without asking, and the bounds hold.
+ * can refuse with 503 at once, without asking, and the bounds hold ({@linkcode takeCredit}).
  *
  * @module
  */
 import type { EventLogSettings, Level } from "../events/mod.ts";
+import { fits } from "./queue.ts";
 
 /** Index of the deliveries accepted and not yet routed. */
 export const CREDIT_JOBS = 0;
 /** Index of their body bytes. */
 export const CREDIT_BYTES = 1;
+
+/**
+ * The worker takes the credit of one delivery of `bytes` when it fits `bounds`; false, taking
+ * nothing, when it does not. Only the worker adds, so what it reads cannot grow before it adds.
+ */
+export function takeCredit(
+  credits: Int32Array,
+  bytes: number,
+  bounds: { maxJobs: number; maxBytes: number },
+): boolean {
+  const held = {
+    jobs: Atomics.load(credits, CREDIT_JOBS),
+    bytes: Atomics.load(credits, CREDIT_BYTES),
+  };
+  if (!fits(held, bytes, bounds)) return false;
+  Atomics.add(credits, CREDIT_JOBS, 1);
+  Atomics.add(credits, CREDIT_BYTES, bytes);
+  return true;
+}
 
 /** What the worker is started with (the first message). */
 export interface IntakeInit {
@@ -42,9 +62,10 @@ export interface IntakeInit {
   log?: EventLogSettings;
   /**
    * The durable inbox (routing on): each delivery is appended and synced before its 202, and
-   * those an earlier run left unsettled are handed over first. Absent: none (bounded in memory).
+   * those an earlier run left unsettled are handed over first (`maxBytes`: default `inbox.ts`'s).
+   * Absent: none (bounded in memory).
    */
-  inbox?: { dir: string; maxBytes: number };
+  inbox?: { dir: string; maxBytes?: number };
 }
 
 /** One accepted delivery: its body as text (checked to be a JSON object) and its size in bytes. */

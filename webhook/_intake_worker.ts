@@ -16,17 +16,16 @@
 /// <reference lib="deno.worker" />
 import { EventLog, type EventSink } from "../events/mod.ts";
 import { pacer } from "../async/mod.ts";
+import { messageOf } from "../errors.ts";
 import { createAnswerer } from "./handler.ts";
 import {
-  CREDIT_BYTES,
-  CREDIT_JOBS,
   type IntakeInit,
   type IntakeItem,
   type IntakeReply,
   type IntakeRequest,
+  takeCredit,
 } from "./_intake_protocol.ts";
 import { IntakeInbox } from "./_intake_inbox.ts";
-import { fits } from "./queue.ts";
 import { WebhookServer } from "./server.ts";
 import { SignatureVerifier } from "./signature.ts";
 
@@ -86,7 +85,7 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       broken = true;
       events.emit("webhook.inbox_failed", {
         dir: init.inbox.dir,
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       }, { level: "error" });
     }
   }
@@ -109,14 +108,7 @@ async function start(init: IntakeInit): Promise<WebhookServer> {
       if (!init.route) return true;
       if (inbox) return inbox.accept(event, body);
       if (broken) return "inbox-failed";
-      // only this thread adds, so what it reads cannot grow before it adds
-      const held = {
-        jobs: Atomics.load(credits, CREDIT_JOBS),
-        bytes: Atomics.load(credits, CREDIT_BYTES),
-      };
-      if (!fits(held, body.bytes, init)) return false;
-      Atomics.add(credits, CREDIT_JOBS, 1);
-      Atomics.add(credits, CREDIT_BYTES, body.bytes);
+      if (!takeCredit(credits, body.bytes, init)) return false;
       const { ghEvent, deliveryId } = event;
       send({ t: "delivery", ghEvent, deliveryId, text: body.text, bytes: body.bytes });
       return true;

@@ -168,8 +168,8 @@ export class Inbox {
   readonly #pace: { schedule(): void; ran(): void };
   #failure?: Error;
 
-  private constructor(dir: string, opts: InboxOptions) {
-    this.dir = dir;
+  private constructor(opts: InboxOptions) {
+    this.dir = opts.dir;
     this.maxBytes = opts.maxBytes ?? DEFAULT_INBOX_MAX_BYTES;
     this.#segmentBytes = opts.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.#onError = opts.onError ?? (() => {});
@@ -182,7 +182,7 @@ export class Inbox {
    */
   static open(opts: InboxOptions): { inbox: Inbox; pending: InboxEntry[] } {
     Deno.mkdirSync(opts.dir, { recursive: true });
-    const inbox = new Inbox(opts.dir, opts);
+    const inbox = new Inbox(opts);
     const pending = inbox.#scan(opts.onTorn ?? (() => {}));
     inbox.#roll();
     return { inbox, pending };
@@ -191,11 +191,6 @@ export class Inbox {
   /** Bytes of the inbox's files (written and gathering). */
   get bytes(): number {
     return this.#bytes + this.#chunkBytes;
-  }
-
-  /** Deliveries not settled. */
-  get unsettled(): number {
-    return this.#where.size;
   }
 
   /**
@@ -238,11 +233,7 @@ export class Inbox {
 
   /** Marks `seq` settled (written with the next batch, not synced on its own). */
   settle(seq: number): void {
-    const where = this.#where.get(seq);
-    if (!where) return;
-    this.#where.delete(seq);
-    const segment = this.#segments.find((s) => s.n === where.segment);
-    if (segment?.live.delete(seq)) segment.liveBytes -= where.length;
+    if (!this.#forget(seq)) return;
     this.#settled.push(seq);
     if (!this.#closed) this.#pace.schedule();
   }
@@ -297,11 +288,7 @@ export class Inbox {
     };
     this.#chunks.push(record);
     this.#chunkBytes += record.length;
-    const before = this.#where.get(seq);
-    if (before) {
-      const old = this.#segments.find((s) => s.n === before.segment);
-      if (old?.live.delete(seq)) old.liveBytes -= before.length;
-    }
+    this.#unlive(seq);
     this.#where.set(seq, where);
     this.#current.live.add(seq);
     this.#current.liveBytes += record.length;
@@ -371,11 +358,7 @@ export class Inbox {
     }
     const rolled = this.#rolled;
     if (waiters.length === 0 && retiring.length === 0 && rolled.length === 0) {
-      try {
-        this.#compact();
-      } catch (error) {
-        this.#onError(error); // its copies were refused; the old segment stays
-      }
+      this.#compactOrSay();
       return; // only settled marks: not synced on their own
     }
     this.#rolled = [];
@@ -391,11 +374,7 @@ export class Inbox {
       for (const f of rolled) f.close();
       this.#syncing = false;
       if (this.#closed) return;
-      try {
-        this.#compact();
-      } catch (error) {
-        this.#onError(error); // its copies were refused; the old segment stays
-      }
+      this.#compactOrSay();
       if (this.#waiters.length > 0 || this.#chunks.length > 0 || this.#settled.length > 0) {
         if (!this.#closed) this.#pace.schedule();
       }
@@ -411,12 +390,7 @@ export class Inbox {
     for (const w of refused) {
       w.reject(err);
       // refused (503): what reached the disk of it is marked settled, never replayed
-      const where = this.#where.get(w.seq);
-      if (!where) continue;
-      this.#where.delete(w.seq);
-      const segment = this.#segments.find((s) => s.n === where.segment);
-      if (segment?.live.delete(w.seq)) segment.liveBytes -= where.length;
-      this.#settled.push(w.seq);
+      if (this.#forget(w.seq)) this.#settled.push(w.seq);
     }
     this.#onError(err);
     // what was gathered may be half written: a new segment, and the next appends try afresh;
@@ -430,6 +404,15 @@ export class Inbox {
       this.#roll();
     } catch (e) {
       this.#failure = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+
+  /** {@linkcode #compact}, a failed copy told to `onError` (its copies were refused; the old segment stays). */
+  #compactOrSay(): void {
+    try {
+      this.#compact();
+    } catch (error) {
+      this.#onError(error);
     }
   }
 
@@ -468,15 +451,31 @@ export class Inbox {
   /** A compaction's copies were not synced: those unsettled are the old segment's again. */
   #keep(old: Segment): void {
     for (const [seq, where] of old.copies ?? []) {
-      const now = this.#where.get(seq);
-      if (!now) continue; // settled
-      const segment = this.#segments.find((s) => s.n === now.segment);
-      if (segment?.live.delete(seq)) segment.liveBytes -= now.length;
+      if (!this.#unlive(seq)) continue; // settled
       this.#where.set(seq, where);
       old.live.add(seq);
       old.liveBytes += where.length;
     }
     old.copies = undefined;
+  }
+
+  /**
+   * Takes `seq` out of the live set of the segment holding its newest copy (its place stays in
+   * `#where`); false when it has none (settled, or never placed).
+   */
+  #unlive(seq: number): boolean {
+    const where = this.#where.get(seq);
+    if (!where) return false;
+    const segment = this.#segments.find((s) => s.n === where.segment);
+    if (segment?.live.delete(seq)) segment.liveBytes -= where.length;
+    return true;
+  }
+
+  /** `seq` is no longer unsettled: out of its segment and of `#where`; false when it was not. */
+  #forget(seq: number): boolean {
+    if (!this.#unlive(seq)) return false;
+    this.#where.delete(seq);
+    return true;
   }
 
   #delete(segment: Segment): void {
@@ -557,11 +556,7 @@ export class Inbox {
             at: meta.at,
           };
           entries.set(entry.seq, entry);
-          const before = this.#where.get(entry.seq);
-          if (before) {
-            const old = this.#segments.find((s) => s.n === before.segment);
-            if (old?.live.delete(entry.seq)) old.liveBytes -= before.length;
-          }
+          this.#unlive(entry.seq);
           this.#where.set(entry.seq, record);
           segment.live.add(entry.seq);
           segment.liveBytes += record.length;
@@ -574,11 +569,7 @@ export class Inbox {
     }
     for (const seq of settled) {
       entries.delete(seq);
-      const where = this.#where.get(seq);
-      if (!where) continue;
-      this.#where.delete(seq);
-      const segment = this.#segments.find((s) => s.n === where.segment);
-      if (segment?.live.delete(seq)) segment.liveBytes -= where.length;
+      this.#forget(seq);
     }
     // the oldest segments left with nothing unsettled go at once (oldest first only: a later
     // segment may hold the settled marks of deliveries in an earlier one that stays)

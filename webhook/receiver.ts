@@ -29,7 +29,6 @@ import { EventLog, type EventSink } from "../events/mod.ts";
 import type { IngressEvent, RouteSink } from "../ingress/mod.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { IntakeThread } from "./_intake.ts";
-import { DEFAULT_INBOX_MAX_BYTES } from "./inbox.ts";
 import type { IntakeDelivery } from "./_intake_protocol.ts";
 import {
   DEFAULT_QUEUE_BYTES,
@@ -188,9 +187,7 @@ export class Receiver {
       // waiting + running: the queue's bound on waiting jobs plus its workers
       maxJobs: bounds.maxJobs + bounds.workers,
       maxBytes: Math.min(bounds.maxBytes, 2 ** 31 - 1),
-      inbox: sink && opts.inbox
-        ? { dir: opts.inbox.dir, maxBytes: opts.inbox.maxBytes ?? DEFAULT_INBOX_MAX_BYTES }
-        : undefined,
+      inbox: sink ? opts.inbox : undefined,
       onDelivery,
       events: opts.events,
       // a log file is written by the worker too (whole lines, O_APPEND): no record crosses threads

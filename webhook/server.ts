@@ -149,26 +149,33 @@ interface Conn {
   reading: number;
 }
 
+/** What the server's handlers and {@linkcode WebhookServer.shutdown} share. */
+interface ServerState {
+  /** Open connections, the least recently active first. */
+  conns: Map<Socket, Conn>;
+  /** Shutting down: new connections are refused. */
+  closing: boolean;
+}
+
 /** A listening receiver. */
 export class WebhookServer {
   readonly #server: http.Server;
   readonly #addr: Deno.NetAddr;
-  /** Open connections, the least recently active first. */
-  readonly #conns: Map<Socket, Conn>;
+  readonly #state: ServerState;
   #stopping?: Promise<boolean>;
 
-  private constructor(server: http.Server, addr: Deno.NetAddr, conns: Map<Socket, Conn>) {
+  private constructor(server: http.Server, addr: Deno.NetAddr, state: ServerState) {
     this.#server = server;
     this.#addr = addr;
-    this.#conns = conns;
+    this.#state = state;
   }
 
   /** Starts listening; rejects when the address cannot be bound (`Deno.errors.AddrInUse`, …). */
   static start(opts: WebhookServerOptions): Promise<WebhookServer> {
     const headersTimeout = opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
     const max = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-    const conns = new Map<Socket, Conn>();
-    let closing = false;
+    const state: ServerState = { conns: new Map(), closing: false };
+    const { conns } = state;
     const server = http.createServer({
       headersTimeout,
       requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
@@ -177,25 +184,14 @@ export class WebhookServer {
       connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeout / 4))),
     });
     server.on("connection", (socket: Socket) => {
-      if (closing) return socket.destroy();
+      if (state.closing) return socket.destroy();
       if (conns.size >= max) {
-        let victim: Socket | undefined;
-        for (const [s, c] of conns) {
-          if (c.busy === 0) {
-            victim = s;
-            break;
-          }
-        }
-        // none quiet: the oldest still sending a body (a trickled body holds a connection
-        // until the request deadline), never one whose request the handler has
-        if (!victim) {
-          for (const [s, c] of conns) {
-            if (c.busy === c.reading) {
-              victim = s;
-              break;
-            }
-          }
-        }
+        const oldest = (which: (c: Conn) => boolean) => {
+          for (const [s, c] of conns) if (which(c)) return s;
+        };
+        // the oldest quiet one; none quiet: the oldest still sending a body (a trickled body
+        // holds a connection until the request deadline), never one whose request the handler has
+        const victim = oldest((c) => c.busy === 0) ?? oldest((c) => c.busy === c.reading);
         if (!victim) return socket.destroy(); // every connection has a request being handled
         conns.delete(victim);
         victim.destroy();
@@ -214,7 +210,7 @@ export class WebhookServer {
       }
       res.once("close", () => {
         if (conn) conn.busy--;
-        if (closing && conn?.busy === 0) socket.destroy();
+        if (state.closing && conn?.busy === 0) socket.destroy();
       });
       serve(req, res, opts, conn).catch(() => socket.destroy());
     });
@@ -235,23 +231,14 @@ export class WebhookServer {
         const addr: Deno.NetAddr = typeof a === "object" && a
           ? { transport: "tcp", hostname: a.address, port: a.port }
           : { transport: "tcp", hostname: opts.hostname, port: opts.port };
-        const started = new WebhookServer(server, addr, conns);
-        started.#onClosing = () => (closing = true);
-        resolve(started);
+        resolve(new WebhookServer(server, addr, state));
       });
     });
   }
 
-  #onClosing: () => void = () => {};
-
   /** The bound address (the real port when 0 was asked for). */
   get addr(): Deno.NetAddr {
     return this.#addr;
-  }
-
-  /** How many connections are open. */
-  get connections(): number {
-    return this.#conns.size;
   }
 
   /**
@@ -260,12 +247,12 @@ export class WebhookServer {
    */
   shutdown(opts: { graceMs: number }): Promise<boolean> {
     return this.#stopping ??= (async () => {
-      this.#onClosing();
+      this.#state.closing = true;
       const closed = new Promise<boolean>((resolve) => this.#server.close(() => resolve(true)));
       // connections with no request in hand go now; the others once their answer is written
-      for (const [socket, conn] of this.#conns) if (conn.busy === 0) socket.destroy();
+      for (const [socket, conn] of this.#state.conns) if (conn.busy === 0) socket.destroy();
       const done = await settlesWithin(closed, opts.graceMs);
-      if (!done) { for (const socket of this.#conns.keys()) socket.destroy(); }
+      if (!done) { for (const socket of this.#state.conns.keys()) socket.destroy(); }
       return done;
     })();
   }

@@ -24,7 +24,7 @@
  * @module
  */
 import { join } from "node:path";
-import { delay, later } from "../async/mod.ts";
+import { later, pacer } from "../async/mod.ts";
 import type { EnvReader, LoadedConfig } from "../config/mod.ts";
 import {
   lockOrRefuse,
@@ -118,13 +118,10 @@ async function settingsOf(o: ReceiverDaemonOptions) {
   // the config's check knows only the file's secretEnv: a flag naming a variable the agent is
   // handed would put the secret in the agent's environment
   const { harnessEnv, agentToken } = hook.routing;
-  const allowlisted = o.secretEnv === undefined
-    ? () => false
-    : (await import("../dispatch/mod.ts")).harnessEnvAllowlisted;
   if (
     o.secretEnv !== undefined &&
-    (allowlisted(secretEnv) || harnessEnv.pass.includes(secretEnv) ||
-      secretEnv in harnessEnv.set ||
+    ((await import("../dispatch/mod.ts")).harnessEnvAllowlisted(secretEnv) ||
+      harnessEnv.pass.includes(secretEnv) || secretEnv in harnessEnv.set ||
       agentToken?.env === secretEnv)
   ) {
     throw new UsageError(
@@ -160,9 +157,8 @@ async function run(
   const live: { url?: string; receiver?: Receiver; closed?: boolean } = {};
   let rateLimit: RateLimitWait | null = null;
   let writing = Promise.resolve();
-  let lastWrite = -Infinity;
-  /** The planned status write's cancel, while one is planned. */
-  let timer: (() => void) | undefined;
+  /** Whether a status write is planned (the pacer's run not yet come). */
+  let planned = false;
   // failures: said once per kind per 10 minutes; degraded reasons go to /health and the status
   const trouble: Trouble = new Trouble({
     prefix: "the-loop: warning",
@@ -173,31 +169,31 @@ async function run(
       schedule();
     },
   });
+  function write(): void {
+    planned = false;
+    writing = writing.then(() =>
+      writeWebhookStatus(root, {
+        pid: Deno.pid,
+        url: live.url!,
+        startedAt,
+        lastError: trouble.lastError ?? null,
+        rateLimit,
+        degraded: trouble.reasons,
+      }).then(
+        () => trouble.degrade("status", "state-write", undefined),
+        (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
+      )
+    );
+  }
+  const pace = pacer(write, {
+    intervalMs: 1000,
+    later: (run, ms) => later(run, ms, { persistent: false }),
+  });
   /** Writes the status file, at most once a second (a burst of failures is one write). */
   function schedule(): void {
-    if (live.url === undefined || live.closed || timer !== undefined) return;
-    const wait = Math.max(0, lastWrite + 1000 - Date.now());
-    timer = later(
-      () => {
-        timer = undefined;
-        lastWrite = Date.now();
-        writing = writing.then(() =>
-          writeWebhookStatus(root, {
-            pid: Deno.pid,
-            url: live.url!,
-            startedAt,
-            lastError: trouble.lastError ?? null,
-            rateLimit,
-            degraded: trouble.reasons,
-          }).then(
-            () => trouble.degrade("status", "state-write", undefined),
-            (e) => trouble.degrade("status", "state-write", `${statusFile}: ${messageOf(e)}`),
-          )
-        );
-      },
-      wait,
-      { persistent: false },
-    );
+    if (live.url === undefined || live.closed) return;
+    planned = true;
+    pace.schedule();
   }
   const log: EventLog | undefined = o.events ? undefined : openDaemonLog(config, "gh-webhook", {
     // the log says itself that it cannot be written (every minute); /health and the status say why
@@ -293,13 +289,10 @@ async function run(
     const report = await receiver.stop({ graceMs: o.graceMs ?? DRAIN_MS });
     shutdown.abort();
     await routing?.close().catch(() => {});
-    if (timer !== undefined) {
-      timer();
-      timer = undefined;
-      lastWrite = -Infinity;
-      schedule(); // the last word, at once
+    if (planned) {
+      pace.ran();
+      write(); // the last word, at once
     }
-    await delay(0);
     live.closed = true;
     await writing;
     await lock.release();
