@@ -27,11 +27,21 @@
  * @module
  */
 import type { SessionDispatcherOptions } from "./seams.ts";
-import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
+import type {
+  Dispatcher,
+  DispatchOutcome,
+  RoutedEvent,
+  VerbRequest,
+  VerbResult,
+  Via,
+} from "./types.ts";
+import { parseWorkItem } from "../state/work_item.ts";
+import { messageOf } from "../errors.ts";
 import { KeyedQueue } from "../async/mod.ts";
 import { FileStartMarks } from "./_arming.ts";
 import {
   abortedWaiting,
+  act,
   type Answer,
   deliverBatch,
   Deliveries,
@@ -41,6 +51,7 @@ import {
   noteSent,
   react,
   Turn,
+  verbEvent,
 } from "./turn/mod.ts";
 import { Lane, Slots } from "../async/mod.ts";
 import { terminalSafe } from "./_safe_runner.ts";
@@ -113,6 +124,41 @@ export class SessionDispatcher implements Dispatcher {
         if ("later" in answer) answer.later.then((h) => resolve(this.#done(turn, h)), reject);
         else resolve(this.#done(turn, answer));
       }).catch(reject);
+    });
+  }
+
+  /**
+   * Runs a verb of the control endpoint (`advance`, `ask`, `reply`) as a turn of its work item:
+   * behind the item's earlier events, one at a time. Never rejects: a malformed ref is exit 2,
+   * a failure exit 1, each with a message saying what to do.
+   */
+  act(req: VerbRequest, opts: { via: Via; signal?: AbortSignal }): Promise<VerbResult> {
+    const item = parseWorkItem(req.ref);
+    if (!item) {
+      return Promise.resolve({
+        exit: 2,
+        message: `not a work item ref: ${JSON.stringify(req.ref)} (github:OWNER/REPO#N)`,
+      });
+    }
+    const event = verbEvent(req, {
+      item,
+      via: opts.via,
+      deliveryId: `verb-${this.#deps.uuid()}`,
+    });
+    return new Promise((resolve) => {
+      this.#queue.run(item.ref, async () => {
+        if (opts.signal?.aborted) {
+          resolve({ exit: 1, message: "the daemon is stopping; try again once it is back" });
+          return;
+        }
+        const turn = new Turn(this.#deps, event, opts.signal);
+        try {
+          resolve(await act(turn, req));
+        } catch (err) {
+          turn.emit("dispatch.failed", { stage: "verb", error: messageOf(err) }, "warning");
+          resolve({ exit: 1, message: `${req.verb} failed: ${messageOf(err)}` });
+        }
+      }).catch((err) => resolve({ exit: 1, message: `${req.verb} failed: ${messageOf(err)}` }));
     });
   }
 

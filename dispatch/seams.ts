@@ -16,6 +16,7 @@ import type { EventSink } from "../events/mod.ts";
 import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
 import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
+import type { LoopPositions, LoopSet } from "../loops/mod.ts";
 import type { ControlCommand, ControlRecord, ControlStore } from "../state/control.ts";
 import type { SessionRecord } from "../state/registry.ts";
 import type { PromptTemplates } from "./prompts.ts";
@@ -54,6 +55,11 @@ export interface HostedSession {
   cwd: string;
   /** The tmux target (`loop-<slug>`), `""` for the process runner. */
   tmuxTarget: string;
+  /**
+   * This session's own variables, added to the harness's environment (`THE_LOOP_SESSION`,
+   * `THE_LOOP_WORK_ITEM`, `THE_LOOP_CONTROL`, `PATH` with the-loop first); none: none.
+   */
+  env?: Record<string, string>;
 }
 
 /** A runner's answer to a spawn. */
@@ -160,9 +166,12 @@ export interface RegisterInput {
 }
 
 /** What `SessionStore.update` may change. */
-export type SessionPatch = Partial<
-  Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">
->;
+export type SessionPatch =
+  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">>
+  & {
+    /** The agent's open question; `null` closes the wait. */
+    awaitingInput?: SessionRecord["awaitingInput"] | null;
+  };
 
 /** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
 export interface DispatchHooks {
@@ -177,6 +186,10 @@ export interface DispatchGitHub {
   /** Posts a comment (the client marks it as the-loop's own). */
   createComment(repo: string, number: number, body: string): Promise<{ html_url?: string }>;
   addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
+  /** Adds labels to an issue or pull request (the loop's `loop:<phase>`); absent: not published. */
+  addLabels?(repo: string, number: number, labels: string[]): Promise<unknown>;
+  /** Removes one label; false when it was not there. Absent: not published. */
+  removeLabel?(repo: string, number: number, label: string): Promise<boolean>;
 }
 
 /**
@@ -245,6 +258,15 @@ export interface SessionDispatcherOptions {
   spawnWorkdir: string;
   /** Default: files beside the control records (`<registryDir>/control/<slug>.started`). */
   startMarks?: StartMarks;
+  /** The loops in force (the built-ins and the config's), read at every event; default: none. */
+  loops?: () => LoopSet;
+  /** Where each work item stands in its loop (`LoopStore` of `loops/mod.ts`); default: none. */
+  positions?: LoopPositions;
+  /**
+   * A session's own environment (its capability, its work item, the control endpoint, `the-loop`
+   * on `PATH`), asked at every launch; default: none.
+   */
+  sessionEnv?: (ref: string) => Record<string, string>;
   now?: () => Date;
   uuid?: () => string;
 }

@@ -246,3 +246,27 @@ export function reasonOf(outcome: DispatchOutcome): string | null {
 export interface Dispatcher {
   dispatch(event: RoutedEvent, opts?: { signal?: AbortSignal }): Promise<DispatchOutcome>;
 }
+
+/**
+ * What the agent's and the operator's verbs ask of the running daemon, through its control
+ * endpoint: `advance` (the agent's claim that its node is done, `--outcome`, maybe `--node`),
+ * `ask` (the agent's question to a person) and `reply` (an operator's answer from the CLI). Each
+ * runs in its work item's queue, like an event.
+ */
+export type VerbRequest =
+  | { verb: "advance"; ref: string; outcome: string; node?: string }
+  | { verb: "ask"; ref: string; question: string; summary?: string }
+  | { verb: "reply"; ref: string; text: string; actor: string };
+
+/** A verb's name. */
+export type VerbName = VerbRequest["verb"];
+
+/**
+ * A verb's answer: the exit code the CLI exits with (0 done or a no-op, 1 refused or failed, 2
+ * a malformed request), one line for people, and what `--format json` prints.
+ */
+export interface VerbResult {
+  exit: 0 | 1 | 2;
+  message: string;
+  data?: Record<string, unknown>;
+}

@@ -58,10 +58,27 @@ export interface SessionRecord {
   inFlight?: string[];
   url: string;
   /**
+   * The agent's open question (`the-loop ask`): what it asked and since when. Absent: the
+   * session awaits no input. The next authorized comment (or `the-loop reply`) answers it.
+   */
+  awaitingInput?: AwaitingInput;
+  /**
    * Changes at every write of the file (a random word); the lines of the deliveries log name the
    * one they were noted against. Absent in files from before the log, until their next write.
    */
   rev?: string;
+}
+
+/** An open question of the agent's. */
+export interface AwaitingInput {
+  /** The question as posted (after the `waiting_for_input` hooks). */
+  question: string;
+  /** The one-line summary; `""` when none. */
+  summary: string;
+  /** When it was asked (ISO 8601). */
+  since: string;
+  /** The question comment's URL; `""` when it could not be posted. */
+  commentUrl: string;
 }
 
 /** What ingress asks of the registry. */

@@ -178,7 +178,11 @@ export class SessionStore implements DispatchSessions {
   update(ref: string, patch: SessionPatch): Promise<SessionRecord | undefined> {
     return this.mutate(ref, (current) => {
       if (!current) return { result: undefined };
-      const next = { ...current, ...patch };
+      const { awaitingInput, ...rest } = patch;
+      const next: SessionRecord = { ...current, ...rest };
+      // `null` closes the agent's open question
+      if (awaitingInput === null) delete next.awaitingInput;
+      else if (awaitingInput !== undefined) next.awaitingInput = awaitingInput;
       return { write: next, result: next };
     });
   }

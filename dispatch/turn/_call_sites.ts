@@ -16,6 +16,7 @@ import {
   workItemFromRef,
   type WorkItemKind,
 } from "../../lifecycle/sdk/mod.ts";
+import type { PhaseChange } from "../../loops/mod.ts";
 import type { HarnessName } from "../seams.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Turn } from "./turn.ts";
@@ -136,24 +137,86 @@ export async function askSpawned(
   return { announce: ctx?.announce !== false };
 }
 
-/** `input_received`: a comment about to be delivered, or a command about to be applied. */
+/**
+ * `input_received`: a comment about to be delivered, a command about to be applied, or an answer
+ * to the agent's question (from a comment, or `the-loop reply`: source `verb`).
+ */
 export async function askInput(
   turn: Turn,
-  o: { kind: "comment" | "command"; command: string; text: string },
+  o: {
+    kind: "comment" | "command" | "answer";
+    command: string;
+    text: string;
+    source?: "comment" | "verb";
+    actor?: string;
+    loop?: string;
+  },
 ): Promise<Verdict & { text: string }> {
+  const source = o.source ?? "comment";
   const ctx = await ask(turn, "input_received", {
     work_item: workItemOf(turn.event),
     kind: o.kind,
-    actor: turn.event.actor ?? "",
-    source: "comment",
+    actor: o.actor ?? turn.event.actor ?? "",
+    source,
     command: o.command,
-    event: turn.event.ghEvent,
+    event: source === "verb" ? "" : turn.event.ghEvent,
     endpoint: endpointOf(turn.event),
-    loop: "",
+    loop: o.loop ?? "",
     text: o.text,
   });
   const text = typeof ctx?.text === "string" ? ctx.text : o.text;
   return { ...verdictOf(turn, ctx), text };
+}
+
+/** `phase_changed`: the loop entered, the phase changed, or a terminal node reached. */
+export async function askPhaseChanged(
+  turn: Turn,
+  change: PhaseChange,
+): Promise<{ notify: boolean }> {
+  const ctx = await ask(turn, "phase_changed", {
+    work_item: workItemOf(turn.event),
+    loop: change.loop,
+    from_node: change.fromNode,
+    to_node: change.toNode,
+    from_phase: change.fromPhase,
+    to_phase: change.toPhase,
+    outcome: change.outcome,
+    actor: change.actor,
+    terminal: change.terminal,
+  });
+  return { notify: ctx?.notify !== false };
+}
+
+/**
+ * `waiting_for_input`: a human node entered (kind `gate`: the decisions are inert), or the
+ * agent's question about to be posted (kind `question`: `question` and `summary` as rewritten).
+ */
+export async function askWaiting(
+  turn: Turn,
+  o: {
+    kind: "question" | "gate";
+    node: string;
+    actor: string;
+    loop: string;
+    question: string;
+    summary: string;
+  },
+): Promise<{ question: string; summary: string }> {
+  const ctx = await ask(turn, "waiting_for_input", {
+    work_item: workItemOf(turn.event),
+    kind: o.kind,
+    node: o.node,
+    actor: o.actor,
+    loop: o.loop,
+    question: o.question,
+    summary: o.summary,
+  });
+  if (o.kind === "gate") return { question: o.question, summary: o.summary };
+  const question = typeof ctx?.question === "string" && ctx.question.trim() !== ""
+    ? ctx.question
+    : o.question;
+  const summary = typeof ctx?.summary === "string" ? ctx.summary : o.summary;
+  return { question, summary };
 }
 
 /** `work_item_complete`: at closure, before the closure is announced. */

@@ -14,6 +14,7 @@ import type { Handled, Turn } from "./turn.ts";
 import { askComplete } from "./_call_sites.ts";
 import { hostedOf } from "../sessions/mod.ts";
 import { closureText, postComment } from "./comments.ts";
+import { completeLoop } from "./_loop.ts";
 
 const WHY = {
   "issue-closed": "the issue was closed",
@@ -35,6 +36,7 @@ export async function closure(turn: Turn): Promise<Handled> {
   // the item is closed: whatever happens to a session, it is no longer armed
   await deps.controlStore.clear(turn.ref).catch(() => {});
   await deps.startMarks.clear(turn.ref).catch(() => {});
+  await completeLoop(turn);
   if (!live) return { outcome: { status: "delivered", detail: "no-session" } };
   const complete = await askComplete(turn, {
     state,

@@ -17,6 +17,7 @@ import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
 import { announce, explainRefusal } from "./comments.ts";
 import { spawnPrompt } from "./_render.ts";
 import { tmuxSessionName } from "../runners/mod.ts";
+import { enterLoop } from "./_loop.ts";
 
 /** The work item's browser URL: the event's when the event is its own, else built. */
 function itemUrl(event: RoutedEvent): string {
@@ -86,6 +87,7 @@ export async function spawnFor(
     harnessSessionId: adapter.preassignsId ? deps.uuid() : "",
     cwd,
     tmuxTarget: deps.runner.kind === "tmux" ? tmuxSessionName(slug) : "",
+    ...(deps.sessionEnv ? { env: deps.sessionEnv(item.ref) } : {}),
   };
   let result;
   try {
@@ -125,6 +127,7 @@ export async function spawnFor(
     tmuxTarget: record.tmuxTarget,
   });
   if (after.announce && config.announce.enabled) await announce(turn, record);
+  await enterLoop(turn, record);
   return { outcome: { status: "delivered", detail: "spawned" } };
 }
 
@@ -150,11 +153,12 @@ export async function respawn(
     return await explainRefusal(turn, v, { point: "session_spawn", what: "relaunch" });
   }
   const resume = deps.runner.kind === "tmux" ? config.tmux.resumeOnRespawn : true;
+  const relaunched = deps.sessionEnv ? { ...hosted, env: deps.sessionEnv(hosted.ref) } : hosted;
   let result;
   try {
     result = await turn.harness(
       `respawning ${hosted.harness}`,
-      (signal) => deps.runner.spawn(hosted, v.prompt, { resume, signal }),
+      (signal) => deps.runner.spawn(relaunched, v.prompt, { resume, signal }),
     );
   } catch (err) {
     return { outcome: turn.failed("respawn", err) };

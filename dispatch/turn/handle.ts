@@ -28,6 +28,8 @@ import { deliver } from "./deliver.ts";
 import { explainRefusal } from "./comments.ts";
 import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
+import { onGateComment } from "./_loop.ts";
+import { onAnswer } from "./_ask.ts";
 
 /** Decides and does the turn's event. */
 export async function handle(turn: Turn): Promise<Answer> {
@@ -71,6 +73,9 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     await turn.deps.deliveries.drain(turn.ref);
     return await onCommand(turn, parsed.command);
   }
+  // a person's verdict at a gate is consumed like a command; any other comment goes on
+  const verdict = await onGateComment(turn, live);
+  if (verdict) return verdict;
   if (live?.status === "paused") return turn.dropped("session-paused");
   if (!live) {
     await turn.deps.deliveries.drain(turn.ref);
@@ -87,6 +92,10 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     });
   }
   const shown: RoutedEvent = gate.text === event.text ? event : { ...event, text: gate.text };
+  if (live?.awaitingInput) {
+    const answered = await onAnswer(turn, live, shown);
+    if (answered) return answered;
+  }
   if (live) return deliver(turn, live, shown);
   const record = await turn.deps.controlStore.get(turn.ref);
   return await spawnFor(turn, shown, {

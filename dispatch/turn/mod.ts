@@ -17,3 +17,4 @@ export { Deliveries, MAX_BATCH_CHARS } from "./batch.ts";
 export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_LINE } from "./deliver.ts";
 export { react, reactionTarget } from "./reactions.ts";
 export { announcementText } from "./comments.ts";
+export { act, verbEvent } from "./verbs.ts";

@@ -1,0 +1,42 @@
+/**
+ * The verbs the control endpoint hands the dispatcher (`advance`, `ask`, `reply`), each run as
+ * its work item's turn: in the item's queue, after its earlier events.
+ *
+ * @module
+ */
+import type { WorkItemRef } from "../../state/work_item.ts";
+import type { RoutedEvent, VerbRequest, VerbResult, Via } from "../types.ts";
+import type { Turn } from "./turn.ts";
+import { claim } from "./_loop.ts";
+import { askQuestion, reply } from "./_ask.ts";
+
+/** The turn's event for a verb: no payload, no subject; `verb-<uuid>` its delivery id. */
+export function verbEvent(
+  req: VerbRequest,
+  o: { item: WorkItemRef; via: Via; deliveryId: string },
+): RoutedEvent {
+  return {
+    workItem: o.item,
+    kind: "item",
+    ghEvent: `the-loop ${req.verb}`,
+    action: "",
+    deliveryId: o.deliveryId,
+    via: o.via,
+    actor: req.verb === "reply" ? req.actor : null,
+    labeled: false,
+    text: "",
+    repository: "",
+  };
+}
+
+/** Does `req` in `turn` (whose event is {@linkcode verbEvent}'s). */
+export async function act(turn: Turn, req: VerbRequest): Promise<VerbResult> {
+  switch (req.verb) {
+    case "advance":
+      return await claim(turn, req);
+    case "ask":
+      return await askQuestion(turn, req);
+    case "reply":
+      return await reply(turn, req);
+  }
+}
