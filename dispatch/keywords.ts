@@ -12,6 +12,7 @@
  *
  * ```ts
  * parseControl("Please the-loop:start-execution.", control); // { command: "start" }
+ * parseControl("the-loop:start-execution loop=pdlc", control); // { command: "start", loop: "pdlc" }
  * parseControl("the-loop:start-execution, no, the-loop:stop-execution", control);
  * // { ambiguous: ["start", "stop"] }
  * ```
@@ -26,11 +27,19 @@ import type { ControlCommand } from "../state/control.ts";
 export interface ParsedControl {
   /** The one command the text carries. */
   command?: ControlCommand;
+  /**
+   * `start` only: the loop named right after the keyword (`the-loop:start-execution loop=pdlc`),
+   * a whole token; absent when none is named.
+   */
+  loop?: string;
   /** Two or more different commands: none is executed. */
   ambiguous?: ControlCommand[];
 }
 
 const ORDER: readonly ControlCommand[] = ["start", "stop", "pause", "resume"];
+
+/** `loop=NAME` right after a start keyword (blanks between), NAME a whole token. */
+const LOOP_AFTER = /^[ \t]+loop=([A-Za-z0-9][\w.-]*)(?![\w:=-])/;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
@@ -57,19 +66,27 @@ function pattern(control: RoutingConfig["control"]): { re: RegExp; commands: Con
 
 /**
  * The control command (or the ambiguity) in `text`: one scan of its command text (without quotes
- * and code) for every keyword.
+ * and code) for every keyword; a start keyword followed by `loop=NAME` names the loop.
  */
 export function parseControl(text: string, control: RoutingConfig["control"]): ParsedControl {
   if (!control.enabled || !text) return {};
   const { re, commands } = pattern(control);
   if (commands.length === 0) return {};
   const seen = new Set<ControlCommand>();
-  for (const m of commandText(text).matchAll(re)) {
+  const plain = commandText(text);
+  let loop: string | undefined;
+  for (const m of plain.matchAll(re)) {
     const i = m.slice(1).findIndex((g) => g !== undefined);
-    if (i >= 0) seen.add(commands[i]);
+    if (i < 0) continue;
+    seen.add(commands[i]);
+    if (commands[i] === "start" && loop === undefined) {
+      loop = LOOP_AFTER.exec(plain.slice(m.index + m[0].length))?.[1];
+    }
   }
   const found = ORDER.filter((c) => seen.has(c));
-  if (found.length === 1) return { command: found[0] };
+  if (found.length === 1) {
+    return found[0] === "start" && loop ? { command: "start", loop } : { command: found[0] };
+  }
   if (found.length > 1) return { ambiguous: found };
   return {};
 }

@@ -146,3 +146,37 @@ Deno.test("a keyword in a quote, a code block or inline code is not recognised",
     { command: "pause" },
   );
 });
+
+// a loop named after the start keyword
+Deno.test("loop=NAME right after the start keyword names the loop", () => {
+  assert.deepEqual(parseControl("the-loop:start-execution loop=pdlc", DEFAULTS), {
+    command: "start",
+    loop: "pdlc",
+  });
+  assert.deepEqual(parseControl("please the-loop:start-execution   loop=my-loop.v2 now", DEFAULTS), {
+    command: "start",
+    loop: "my-loop.v2",
+  });
+  assert.deepEqual(parseControl("the-loop start loop=adhoc", SPACED), {
+    command: "start",
+    loop: "adhoc",
+  });
+});
+
+Deno.test("loop= elsewhere, glued or after another keyword names no loop", () => {
+  for (
+    const text of [
+      "the-loop:start-execution, loop=pdlc", // not right after
+      "the-loop:start-execution\nloop=pdlc", // not on its line
+      "the-loop:start-execution loop=pdlc:x", // not a whole token
+      "the-loop:start-execution loop=", // no name
+      "the-loop:start-execution `loop=pdlc`", // in code
+      "loop=pdlc the-loop:start-execution",
+    ]
+  ) {
+    assert.deepEqual(parseControl(text, DEFAULTS), { command: "start" }, text);
+  }
+  assert.deepEqual(parseControl("the-loop:pause-execution loop=pdlc", DEFAULTS), {
+    command: "pause",
+  });
+});

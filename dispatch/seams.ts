@@ -148,7 +148,13 @@ export interface ControlResult {
  * harness) and records the stop, which disarms the item.
  */
 export interface ControlActions {
-  apply(command: ControlCommand, item: WorkItemRef, origin: ControlOrigin): Promise<ControlResult>;
+  /** `opts.loop`: a start's loop, kept in its control record (the item walks it when spawned). */
+  apply(
+    command: ControlCommand,
+    item: WorkItemRef,
+    origin: ControlOrigin,
+    opts?: { loop?: string },
+  ): Promise<ControlResult>;
 }
 
 /** What a session registration (`SessionStore.register`) takes. */

@@ -137,7 +137,9 @@ export type SettledReason =
   | "unauthorized-actor"
   | "not-armed"
   | "command-rejected"
-  | "command";
+  | "command"
+  | "verdict"
+  | "verdict-ignored";
 
 /** Every settled reason, and what it says. */
 export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
@@ -155,6 +157,9 @@ export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
   "not-armed": "a start keyword on an item that is not armed",
   "command-rejected": "the control action refused the command (e.g. `nothing-to-resume`)",
   "command": "a control command was applied (or was a no-op)",
+  "verdict": "a person's gate keyword resolved the item's gate (consumed, never delivered)",
+  "verdict-ignored":
+    "a gate keyword where no gate waits for it (or naming no outcome of the gate): nothing moved",
 };
 
 /** The settled reasons that are also a `dispatch.dropped` event. */

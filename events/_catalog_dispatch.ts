@@ -82,7 +82,7 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
     fields: {
       work_item: ITEM,
       delivery_id: DELIVERY,
-      purpose: "string — refusal | closure",
+      purpose: "string — refusal | closure | loop (a gate's request, an escalation)",
       error: "string — what GitHub or the network said",
     },
   },

@@ -27,6 +27,8 @@ export interface ControlRecord {
    * <actor>` for a verb (the field keeps the name the original record gave it).
    */
   note: string;
+  /** `start` only: the loop the item is to walk (`loop=NAME`, `sessions start --loop NAME`). */
+  loop?: string;
 }
 
 const COMMANDS = new Set(["start", "stop", "pause", "resume"]);

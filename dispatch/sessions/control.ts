@@ -11,6 +11,9 @@
  * | `resume` | `rejected` `nothing-to-resume`, no record | → active, recorded | `rejected` `nothing-to-resume`, no record |
  * | `stop`   | closed, recorded, harness ended | closed, recorded, harness ended | recorded (disarms)  |
  *
+ * A `resume` of an escalated item (parked by its loop) resumes its loop position too: the node's
+ * attempts start over (`loop.resumed`).
+ *
  * `stop` closes the record first and ends the harness after the lock is let go (ending a tmux
  * harness may take its kill grace); a failure to end it is reported (`session.harness_end_failed`
  * and `warn`) and never undoes the close.
@@ -23,6 +26,7 @@ import type { ControlCommand, ControlRecord, ControlStore } from "../../state/co
 import type { SessionRecord } from "../../state/registry.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
 import type { ControlActions, ControlOrigin, ControlResult } from "../seams.ts";
+import { type LoopPositions, type LoopSet, resume } from "../../loops/mod.ts";
 import type { Mutation, SessionStore } from "./store.ts";
 
 /** Options of {@linkcode SessionControl}. */
@@ -36,6 +40,13 @@ export interface SessionControlOptions {
   warn?: (message: string) => void;
   /** The clock; default `new Date()`. */
   now?: () => Date;
+  /**
+   * Where items stand in their loops: a resume of an escalated item's session resumes its
+   * position too (the node's attempts start over, `loop.resumed`). Absent: loops untouched.
+   */
+  positions?: LoopPositions;
+  /** The loops in force (what a resumed position's loop is looked up in). */
+  loops?: () => LoopSet;
 }
 
 /** What one locked step decided. */
@@ -55,6 +66,7 @@ export class SessionControl implements ControlActions {
     command: ControlCommand,
     item: WorkItemRef,
     origin: ControlOrigin,
+    opts: { loop?: string } = {},
   ): Promise<ControlResult> {
     const record: ControlRecord = {
       ref: item.ref,
@@ -63,6 +75,7 @@ export class SessionControl implements ControlActions {
       actor: origin.actor,
       requestedAt: this.#now().toISOString(),
       note: origin.note,
+      ...(command === "start" && opts.loop ? { loop: opts.loop } : {}),
     };
     let closed: SessionRecord | undefined;
     const result = await this.#o.sessions.mutate(item.ref, async (current) => {
@@ -76,6 +89,7 @@ export class SessionControl implements ControlActions {
       return { result: step.result }; // written above, before the control record
     });
     this.#report(command, item, origin, result);
+    if (command === "resume" && result.status === "applied") await this.#resumeLoop(item, origin);
     if (closed) {
       this.#o.sessions.noteClosed(closed, "stop");
       await this.#end(closed);
@@ -104,6 +118,38 @@ export class SessionControl implements ControlActions {
         reason: result.reason,
         recorded: result.recorded !== undefined,
       });
+    }
+  }
+
+  /** An escalated position resumed with its session: the node's attempts start over. */
+  async #resumeLoop(item: WorkItemRef, origin: ControlOrigin): Promise<void> {
+    const { positions, loops } = this.#o;
+    if (!positions || !loops) return;
+    try {
+      const pos = await positions.get(item.ref);
+      if (pos?.status !== "escalated") return;
+      const loop = loops().get(pos.loop);
+      if (!loop) return;
+      const move = resume(loop, pos, { by: origin.actor, now: this.#now() });
+      await positions.put(move.position);
+      this.#o.events.emit("loop.resumed", {
+        work_item: item.ref,
+        loop: loop.name,
+        node: move.position.node,
+        actor: origin.actor,
+        origin: origin.source,
+      });
+    } catch (error) {
+      // the session is resumed all the same; the position stays parked (say so)
+      this.#o.events.emit("loop.fault", {
+        work_item: item.ref,
+        step: "resume",
+        error: messageOf(error),
+      }, { level: "warning" });
+      this.#o.warn?.(
+        `the session of ${item.ref} is resumed, but its loop position could not be: ` +
+          `${messageOf(error)}`,
+      );
     }
   }
 

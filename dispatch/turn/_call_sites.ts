@@ -77,11 +77,11 @@ function verdictOf(turn: Turn, ctx: { proceed: boolean; reason: string } | undef
 /** `work_item_start`: once per arming, before the workspace is prepared. */
 export async function askStart(
   turn: Turn,
-  o: { command: string; actor: string; harness: HarnessName },
+  o: { command: string; actor: string; harness: HarnessName; loop?: string },
 ): Promise<Verdict> {
   const ctx = await ask(turn, "work_item_start", {
     work_item: workItemOf(turn.event),
-    loop: "",
+    loop: o.loop ?? "",
     command: o.command,
     actor: o.actor,
     harness: o.harness,
@@ -113,11 +113,11 @@ function launchFacts(turn: Turn, l: Launch) {
 /** `session_spawn`: before every harness launch; `prompt` is what it boots on. */
 export async function askSpawn(
   turn: Turn,
-  l: Launch & { prompt: string },
+  l: Launch & { prompt: string; loop?: string },
 ): Promise<Verdict & { prompt: string }> {
   const ctx = await ask(turn, "session_spawn", {
     ...launchFacts(turn, l),
-    loop: "",
+    loop: l.loop ?? "",
     prompt: l.prompt,
   });
   const prompt = typeof ctx?.prompt === "string" && ctx.prompt !== "" ? ctx.prompt : l.prompt;
@@ -222,7 +222,7 @@ export async function askWaiting(
 /** `work_item_complete`: at closure, before the closure is announced. */
 export async function askComplete(
   turn: Turn,
-  o: { state: string; kind: "issue" | "pull-request"; reason: string },
+  o: { state: string; kind: "issue" | "pull-request"; reason: string; loop?: string },
 ): Promise<{ announce: boolean }> {
   const ctx = await ask(turn, "work_item_complete", {
     work_item: workItemFromRef(turn.ref, { kind: o.kind }),
@@ -231,7 +231,7 @@ export async function askComplete(
     reason: o.reason,
     source: turn.event.via === "poll" ? "poll" : "webhook",
     actor: turn.event.actor ?? "",
-    loop: "",
+    loop: o.loop ?? "",
   });
   return { announce: ctx?.announce !== false };
 }

@@ -14,7 +14,7 @@ import type { Handled, Turn } from "./turn.ts";
 import { askComplete } from "./_call_sites.ts";
 import { hostedOf } from "../sessions/mod.ts";
 import { closureText, postComment } from "./comments.ts";
-import { completeLoop } from "./_loop.ts";
+import { completeLoop, loopName } from "./_loop.ts";
 
 const WHY = {
   "issue-closed": "the issue was closed",
@@ -36,12 +36,14 @@ export async function closure(turn: Turn): Promise<Handled> {
   // the item is closed: whatever happens to a session, it is no longer armed
   await deps.controlStore.clear(turn.ref).catch(() => {});
   await deps.startMarks.clear(turn.ref).catch(() => {});
+  const loop = await loopName(turn);
   await completeLoop(turn);
   if (!live) return { outcome: { status: "delivered", detail: "no-session" } };
   const complete = await askComplete(turn, {
     state,
     kind: isPull ? "pull-request" : "issue",
     reason,
+    loop,
   });
   const hosted = hostedOf(live);
   try {

@@ -3,43 +3,340 @@
  * the agent's `advance` claim, a person's keyword comment at a gate, escalation, and the loop's
  * completion at closure. Each move writes the position first, then asks `phase_changed`, then
  * publishes the `loop:<phase>` label, then does the entered node's entry (an agent node's
- * assignment delivered; a human node's request comment and `waiting_for_input`).
+ * assignment delivered; a human node's request comment and `waiting_for_input`): see
+ * `_loop_move.ts`.
  *
- * A loop fault (an unreadable position, a failed write) never costs a delivery: it is an event,
- * and the turn goes on.
+ * A loop fault (an unreadable position, a failed write) never costs a delivery: it is an event
+ * (`loop.fault`), and the turn goes on as if the item walked no loop.
  *
  * @module
  */
+import { advance, checkClaim, complete, enter, parseVerdict } from "../../loops/mod.ts";
+import type { LoopDef, LoopSet, Position } from "../../loops/mod.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { VerbResult } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
+import { askInput } from "./_call_sites.ts";
+import {
+  chosenLoop,
+  gateKeywords,
+  loopOf,
+  type LoopPorts,
+  loopPorts,
+  readPosition,
+  standing,
+} from "./_loop_read.ts";
+import { applyMove, deliverPrompt } from "./_loop_move.ts";
+import { assignmentText } from "./_loop_text.ts";
 
-/** The `$graph_context` of a spawn prompt: the assignment of the node the item is (or will be) at. */
-export function loopContext(_turn: Turn): Promise<string> {
-  return Promise.resolve("");
+/**
+ * The `$graph_context` of a spawn prompt: the assignment of the node the item will be at — its
+ * current node when it stands in its loop, else its loop's start node. `""` when no loop runs.
+ */
+export async function loopContext(turn: Turn): Promise<string> {
+  const ports = loopPorts(turn);
+  if (!ports) return "";
+  const read = await readPosition(turn, ports);
+  if (!read.ok) return "";
+  const keywords = gateKeywords(turn.config);
+  const pos = read.position;
+  if (standing(pos)) {
+    const loop = loopOf(turn, ports, pos.loop);
+    const node = loop?.nodes[pos.node];
+    if (!loop || !node) return "";
+    const text = assignmentText(loop, node, { keywords });
+    if (pos.status !== "escalated") return text;
+    return `${text}\n\nThe item is parked here (escalated): wait until a person resumes it.`;
+  }
+  const loop = loopOf(turn, ports, await chosenLoop(turn));
+  const start = loop?.nodes[loop.start];
+  return loop && start ? assignmentText(loop, start, { keywords }) : "";
+}
+
+/** The loop name the item walks, for the lifecycle points' `loop` fact (`""`: none). */
+export async function loopName(turn: Turn): Promise<string> {
+  const ports = loopPorts(turn);
+  if (!ports) return "";
+  try {
+    const pos = await ports.positions.get(turn.ref);
+    if (standing(pos)) return pos.loop;
+  } catch { /* a fact, not a step: the chosen loop then */ }
+  return await chosenLoop(turn);
+}
+
+/** The loops' names a start may choose from; `undefined` when no loop runs in this dispatcher. */
+export function knownLoops(turn: Turn): string[] | undefined {
+  const ports = loopPorts(turn);
+  return ports ? [...ports.set.keys()] : undefined;
+}
+
+/** Whether the item is parked by its loop (escalated); a fault reads as not parked. */
+export async function parked(turn: Turn): Promise<boolean> {
+  const ports = loopPorts(turn);
+  if (!ports) return false;
+  const read = await readPosition(turn, ports);
+  return read.ok && read.position?.status === "escalated";
+}
+
+/**
+ * After a resume of a parked item (its position resumed by the control action): the agent is
+ * given its node's assignment again, its attempts started over.
+ */
+export async function resumedLoop(turn: Turn, session: SessionRecord | undefined): Promise<void> {
+  const ports = loopPorts(turn);
+  if (!ports || session?.status !== "active") return;
+  const read = await readPosition(turn, ports);
+  const pos = read.ok ? read.position : undefined;
+  if (pos?.status !== "active") return;
+  const loop = ports.set.get(pos.loop);
+  const node = loop?.nodes[pos.node];
+  if (!loop || !node || node.actor !== "agent") return;
+  deliverPrompt(turn, session, assignmentText(loop, node, { keywords: gateKeywords(turn.config) }));
 }
 
 /** After `session_spawned`: the item enters its loop's start node, unless it stands in it already. */
-export async function enterLoop(_turn: Turn, _record: SessionRecord): Promise<void> {}
-
-/**
- * A comment on an item waiting at a human node: a gate keyword of an authorized person resolves
- * it (consumed, never delivered); the Handled to return, or `undefined` to go on as usual.
- */
-export function onGateComment(
-  _turn: Turn,
-  _live: SessionRecord | undefined,
-): Promise<Handled | undefined> {
-  return Promise.resolve(undefined);
+export async function enterLoop(turn: Turn, record: SessionRecord): Promise<void> {
+  const ports = loopPorts(turn);
+  if (!ports) return;
+  const name = await chosenLoop(turn);
+  const loop = loopOf(turn, ports, name);
+  if (!loop) return; // the session runs all the same
+  const read = await readPosition(turn, ports);
+  if (!read.ok) return;
+  // a redelivered (or repeated) spawn never rewinds an item already in its loop
+  if (standing(read.position)) return;
+  const move = enter(loop, { ref: turn.ref, now: turn.deps.now() });
+  await applyMove(turn, ports, loop, move, {
+    kind: "enter",
+    // a finished walk before (a reopened item): its label goes when the new one comes
+    ...(read.position ? { stale: read.position.phase } : {}),
+    live: record,
+    deliver: false,
+    outcome: "",
+    by: "the-loop",
+  });
 }
 
 /** `the-loop advance`: the agent's claim that its node is done with `outcome`. */
-export function claim(
-  _turn: Turn,
-  _req: { outcome: string; node?: string },
+export async function claim(
+  turn: Turn,
+  req: { outcome: string; node?: string },
 ): Promise<VerbResult> {
-  return Promise.resolve({ exit: 1, message: "loops are not built yet" });
+  const ports = loopPorts(turn);
+  if (!ports) return { exit: 1, message: `no loop runs for ${turn.ref} in this daemon` };
+  const read = await readPosition(turn, ports);
+  if (!read.ok) {
+    return {
+      exit: 1,
+      message: `the loop position of ${turn.ref} cannot be read (see the event log, loop.fault)`,
+    };
+  }
+  const pos = read.position;
+  const loop = loopOf(turn, ports, pos?.loop ?? await chosenLoop(turn));
+  if (!loop) {
+    return { exit: 1, message: `the loop of ${turn.ref} is not declared (any more)` };
+  }
+  const check = checkClaim(loop, pos, { outcome: req.outcome, ...optionalNode(req.node) });
+  if (!check.ok) {
+    turn.emit("loop.claim_refused", {
+      loop: loop.name,
+      node: pos?.node ?? null,
+      outcome: req.outcome,
+      claimed_node: req.node ?? null,
+      code: check.code,
+    });
+    return { exit: check.exit, message: check.message, data: dataOf(pos) };
+  }
+  const at = pos!;
+  const move = advance(loop, at, {
+    outcome: req.outcome,
+    kind: "agent",
+    by: "agent",
+    now: turn.deps.now(),
+  });
+  const live = await liveOf(turn);
+  const moved = await applyMove(turn, ports, loop, move, {
+    kind: "agent",
+    before: at,
+    live,
+    deliver: true,
+    outcome: req.outcome,
+    by: "agent",
+  });
+  if (!moved.written) {
+    return {
+      exit: 1,
+      message: `the move of ${turn.ref} could not be recorded (see the event log, loop.fault); ` +
+        "nothing changed: run the command again",
+    };
+  }
+  return {
+    exit: 0,
+    message: movedMessage(move.position, at.node),
+    data: dataOf(move.position),
+  };
+}
+
+function optionalNode(node: string | undefined): { node?: string } {
+  return node !== undefined && node !== "" ? { node } : {};
+}
+
+function dataOf(pos: Position | undefined): Record<string, unknown> {
+  return pos ? { node: pos.node, phase: pos.phase, status: pos.status } : {};
+}
+
+function movedMessage(pos: Position, from: string): string {
+  switch (pos.status) {
+    case "completed":
+      return `${from} done: the loop ${pos.loop} reached ${pos.node}; it is complete`;
+    case "escalated":
+      return `${from} done, but ${pos.node} was entered too often: the item is parked ` +
+        "(escalated) and its session paused until a person resumes it";
+    case "active":
+      return `${from} done: now at ${pos.node} (phase ${pos.phase})`;
+  }
+}
+
+async function liveOf(turn: Turn): Promise<SessionRecord | undefined> {
+  try {
+    const live = await turn.deps.sessions.live(turn.ref);
+    return live?.status === "active" ? live : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every outcome a gate keyword may name: the human nodes' and the configured keywords'. */
+function gateOutcomes(set: LoopSet, keywords: Record<string, string>): string[] {
+  const all = new Set(Object.keys(keywords));
+  for (const loop of set.values()) {
+    for (const node of Object.values(loop.nodes)) {
+      if (node.actor === "human") for (const out of Object.keys(node.next)) all.add(out);
+    }
+  }
+  return [...all];
+}
+
+/**
+ * A comment on an item: a gate keyword of an authorized person at a human node resolves it
+ * (consumed, never delivered); a keyword anywhere else is settled and changes nothing. The
+ * Handled to return, or `undefined` to go on as usual (no keyword, or a loop fault).
+ */
+export async function onGateComment(
+  turn: Turn,
+  _live: SessionRecord | undefined,
+): Promise<Handled | undefined> {
+  const ports = loopPorts(turn);
+  if (!ports) return undefined;
+  const { event } = turn;
+  const keywords = gateKeywords(turn.config);
+  // no keyword of any gate: an ordinary comment (the position is not even read)
+  const any = parseVerdict(event.text, { outcomes: gateOutcomes(ports.set, keywords), keywords });
+  if (!any.outcome && !any.ambiguous) return undefined;
+  const read = await readPosition(turn, ports);
+  if (!read.ok) return undefined;
+  const pos = read.position;
+  const loop = pos ? ports.set.get(pos.loop) : undefined;
+  const node = pos && loop ? loop.nodes[pos.node] : undefined;
+  if (!pos || !loop || !node || pos.status !== "active" || node.actor !== "human") {
+    return ignored(turn, "not-at-gate", pos);
+  }
+  const verdict = parseVerdict(event.text, { outcomes: Object.keys(node.next), keywords });
+  if (!event.actor) return ignored(turn, "unauthorized", pos, "unauthorized-actor");
+  if (verdict.ambiguous || any.ambiguous) {
+    turn.emit("loop.verdict_ignored", {
+      reason: "ambiguous",
+      node: pos.node,
+      actor: event.actor,
+      outcomes: verdict.ambiguous ?? any.ambiguous ?? [],
+    }, "warning");
+    return turn.settled("ambiguous");
+  }
+  if (!verdict.outcome) return ignored(turn, "not-an-outcome", pos);
+  return await resolveGate(turn, ports, { loop, pos, outcome: verdict.outcome, by: event.actor });
+}
+
+function ignored(
+  turn: Turn,
+  reason: "not-at-gate" | "unauthorized" | "not-an-outcome",
+  pos: Position | undefined,
+  settle: "verdict-ignored" | "unauthorized-actor" = "verdict-ignored",
+): Handled {
+  turn.emit("loop.verdict_ignored", {
+    reason,
+    node: pos?.node ?? null,
+    actor: turn.event.actor ?? "",
+  });
+  return turn.settled(settle);
+}
+
+async function resolveGate(
+  turn: Turn,
+  ports: LoopPorts,
+  o: { loop: LoopDef; pos: Position; outcome: string; by: string },
+): Promise<Handled> {
+  const gate = await askInput(turn, {
+    kind: "command",
+    command: o.outcome,
+    text: "",
+    loop: o.loop.name,
+  });
+  if (!gate.proceed) {
+    turn.emit("loop.verdict_ignored", {
+      reason: "input-refused",
+      node: o.pos.node,
+      actor: o.by,
+      detail: gate.reason || `refused by ${gate.hook}`,
+    });
+    return turn.settled("input-refused");
+  }
+  turn.pickup();
+  // the session's earlier deliveries first: the next node's assignment comes after them
+  await turn.deps.deliveries.drain(turn.ref);
+  const move = advance(o.loop, o.pos, {
+    outcome: o.outcome,
+    kind: "gate",
+    by: o.by,
+    now: turn.deps.now(),
+  });
+  const moved = await applyMove(turn, ports, o.loop, move, {
+    kind: "gate",
+    before: o.pos,
+    live: await liveOf(turn),
+    deliver: true,
+    verdict: { node: o.pos.node, outcome: o.outcome, by: o.by, event: turn.event },
+    outcome: o.outcome,
+    by: o.by,
+  });
+  return turn.settled("verdict", moved.written);
 }
 
 /** At closure: the item's loop completes, wherever it stood. */
-export async function completeLoop(_turn: Turn): Promise<void> {}
+export async function completeLoop(turn: Turn): Promise<void> {
+  const ports = loopPorts(turn);
+  if (!ports) return;
+  const read = await readPosition(turn, ports);
+  if (!read.ok || !standing(read.position)) return;
+  const pos = read.position;
+  const loop = loopOf(turn, ports, pos.loop);
+  if (!loop) return;
+  const by = turn.event.actor || "the-loop";
+  const move = complete(loop, pos, { by, now: turn.deps.now() });
+  await applyMove(turn, ports, loop, move, {
+    kind: "close",
+    before: pos,
+    deliver: false,
+    outcome: "",
+    by,
+    publish: closedPhase(loop, pos),
+  });
+}
+
+/**
+ * The label a closed item keeps: its loop's terminal node's phase when the loop has exactly one
+ * terminal node (`loop:done` in the built-ins), else the phase it stood at.
+ */
+function closedPhase(loop: LoopDef, pos: Position): string {
+  const terminals = Object.values(loop.nodes).filter((n) => n.terminal);
+  return terminals.length === 1 ? terminals[0].phase : pos.phase;
+}

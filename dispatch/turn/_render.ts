@@ -27,7 +27,7 @@ function interactionDirective(turn: Turn): string {
 }
 
 /** The placeholders' values for `event` (its text possibly rewritten by a hook). */
-function promptValues(turn: Turn, event: RoutedEvent): PromptValues {
+function promptValues(turn: Turn, event: RoutedEvent, graphContext = ""): PromptValues {
   const item = event.workItem;
   return {
     work_item: item.ref,
@@ -37,7 +37,7 @@ function promptValues(turn: Turn, event: RoutedEvent): PromptValues {
     delivery_id: event.deliveryId,
     payload_excerpt: payloadExcerpt(event),
     interaction_directive: interactionDirective(turn),
-    graph_context: "",
+    graph_context: graphContext,
   };
 }
 
@@ -46,7 +46,10 @@ export function eventPrompt(turn: Turn, event: RoutedEvent): string {
   return renderPrompt(turn.deps.templates().event, promptValues(turn, event));
 }
 
-/** The text a new session boots on, `event` being what triggered it. */
-export function spawnPrompt(turn: Turn, event: RoutedEvent): string {
-  return renderPrompt(turn.deps.templates().spawn, promptValues(turn, event));
+/**
+ * The text a new session boots on, `event` being what triggered it; `graphContext` the item's
+ * assignment in its loop (`loopContext` of `_loop.ts`), `""` when it walks none.
+ */
+export function spawnPrompt(turn: Turn, event: RoutedEvent, graphContext = ""): string {
+  return renderPrompt(turn.deps.templates().spawn, promptValues(turn, event, graphContext));
 }

@@ -17,7 +17,7 @@ import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
 import { announce, explainRefusal } from "./comments.ts";
 import { spawnPrompt } from "./_render.ts";
 import { tmuxSessionName } from "../runners/mod.ts";
-import { enterLoop } from "./_loop.ts";
+import { enterLoop, loopContext, loopName } from "./_loop.ts";
 
 /** The work item's browser URL: the event's when the event is its own, else built. */
 function itemUrl(event: RoutedEvent): string {
@@ -35,7 +35,7 @@ async function ensureStarted(
 ): Promise<Handled | undefined> {
   const { startMarks, controlStore } = turn.deps;
   if (!(await startMarks.mark(turn.ref))) return undefined;
-  const v = await askStart(turn, o);
+  const v = await askStart(turn, { ...o, loop: await loopName(turn) });
   if (v.proceed) return undefined;
   await controlStore.clear(turn.ref).catch(() => {});
   await startMarks.clear(turn.ref).catch(() => {});
@@ -75,7 +75,12 @@ export async function spawnFor(
     await deps.trust.prepare({ harness, cwd, extraArgs }).catch(() => {});
   }
   const launch = { harness, cwd, respawn: false };
-  const v = await askSpawn(turn, { ...launch, prompt: spawnPrompt(turn, event) });
+  const context = await loopContext(turn);
+  const v = await askSpawn(turn, {
+    ...launch,
+    prompt: spawnPrompt(turn, event, context),
+    loop: await loopName(turn),
+  });
   if (!v.proceed) {
     return await explainRefusal(turn, v, { point: "session_spawn", what: "launch" });
   }

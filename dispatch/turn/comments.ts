@@ -16,7 +16,7 @@ import type { Handled, Turn } from "./turn.ts";
 /** Posts `body` on the turn's work item; its URL, or `undefined` when it failed. */
 export async function postComment(
   turn: Turn,
-  purpose: "refusal" | "closure",
+  purpose: "refusal" | "closure" | "loop",
   body: string,
 ): Promise<string | undefined> {
   const item = turn.event.workItem;

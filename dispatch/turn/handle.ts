@@ -28,7 +28,7 @@ import { deliver } from "./deliver.ts";
 import { explainRefusal } from "./comments.ts";
 import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
-import { onGateComment } from "./_loop.ts";
+import { loopName, onGateComment } from "./_loop.ts";
 import { onAnswer } from "./_ask.ts";
 
 /** Decides and does the turn's event. */
@@ -71,7 +71,7 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
   }
   if (parsed.command) {
     await turn.deps.deliveries.drain(turn.ref);
-    return await onCommand(turn, parsed.command);
+    return await onCommand(turn, parsed.command, { loop: parsed.loop });
   }
   // a person's verdict at a gate is consumed like a command; any other comment goes on
   const verdict = await onGateComment(turn, live);
@@ -83,7 +83,12 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     if (policy !== "spawn") return turn.dropped(policy);
   }
   // the hooks see the comment before anything is rendered; a rewrite applies to a copy
-  const gate = await askInput(turn, { kind: "comment", command: "", text: event.text });
+  const gate = await askInput(turn, {
+    kind: "comment",
+    command: "",
+    text: event.text,
+    loop: await loopName(turn),
+  });
   if (!gate.proceed) {
     return await explainRefusal(turn, gate, {
       point: "input_received",
