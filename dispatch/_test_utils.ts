@@ -25,6 +25,7 @@ import type {
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 import { until } from "../async/_test_utils.ts";
+import { BUILTIN_LOOPS, type LoopPositions, type LoopSet, type Position } from "../loops/mod.ts";
 
 /** A promise to settle by hand. */
 export class Deferred<T = void> {
@@ -118,17 +119,46 @@ export class FakeRunner implements DispatchRunner {
   }
 }
 
-/** The GitHub writes, recorded; either kind can be made to fail. */
+/** The GitHub writes, recorded; any kind can be made to fail. */
 export class FakeGitHub {
   readonly comments: { repo: string; number: number; body: string }[] = [];
   readonly reactions: { target: ReactionTarget; content: ReactionContent }[] = [];
+  /** Each item's labels (`octo/repo#1` → the labels it carries). */
+  readonly labels = new Map<string, Set<string>>();
+  /** Comments and label changes in order (`comment`, `+loop:work`, `-loop:work`), with the
+   * positions' writes and hooks' calls when they share it (see {@linkcode setup}'s `trail`). */
+  trail: string[] = [];
   failComments = false;
   failReactions = false;
+  failLabels = false;
 
   createComment(repo: string, number: number, body: string): Promise<{ html_url: string }> {
     if (this.failComments) return Promise.reject(new Error("HTTP 502 from GitHub"));
     this.comments.push({ repo, number, body });
+    this.trail.push("comment");
     return Promise.resolve({ html_url: `https://github.com/${repo}/issues/${number}#c1` });
+  }
+
+  addLabels(repo: string, number: number, labels: string[]): Promise<unknown> {
+    if (this.failLabels) return Promise.reject(new Error("HTTP 502 from GitHub"));
+    const set = this.labels.get(`${repo}#${number}`) ?? new Set();
+    for (const l of labels) {
+      set.add(l);
+      this.trail.push(`+${l}`);
+    }
+    this.labels.set(`${repo}#${number}`, set);
+    return Promise.resolve([...set]);
+  }
+
+  removeLabel(repo: string, number: number, label: string): Promise<boolean> {
+    if (this.failLabels) return Promise.reject(new Error("HTTP 502 from GitHub"));
+    this.trail.push(`-${label}`);
+    return Promise.resolve(this.labels.get(`${repo}#${number}`)?.delete(label) ?? false);
+  }
+
+  /** The labels `#number` of `octo/repo` carries, sorted. */
+  labelsOf(number: number, repo = "octo/repo"): string[] {
+    return [...(this.labels.get(`${repo}#${number}`) ?? [])].sort();
   }
 
   addReaction(target: ReactionTarget, content: ReactionContent): Promise<void> {
@@ -150,10 +180,13 @@ export class FakeHooks {
   readonly answers: Partial<Record<PointName, Answer>> = {};
   /** The name `refuserOf` gives a refusal. */
   refuser = "roster";
+  /** Where each call is noted too (`hook:<point>`), beside other ports' steps. */
+  trail: string[] = [];
 
   run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
     const c = ctx as unknown as Record<string, unknown>;
     this.seen.push({ point, ctx: c });
+    this.trail.push(`hook:${point}`);
     this.answers[point]?.(c);
     return Promise.resolve(ctx);
   }
@@ -164,6 +197,32 @@ export class FakeHooks {
 
   points(): PointName[] {
     return this.seen.map((s) => s.point);
+  }
+}
+
+/**
+ * Positions in memory, each write noted on `trail` (`put <node>`); reads and writes can be made
+ * to fail (a loop fault).
+ */
+export class MemoryPositions implements LoopPositions {
+  readonly map = new Map<string, Position>();
+  trail: string[] = [];
+  failGet = false;
+  failPut = false;
+  puts = 0;
+
+  get(ref: string): Promise<Position | undefined> {
+    if (this.failGet) return Promise.reject(new Error("EIO: the disk said no"));
+    const p = this.map.get(ref);
+    return Promise.resolve(p ? structuredClone(p) : undefined);
+  }
+
+  put(position: Position): Promise<void> {
+    if (this.failPut) return Promise.reject(new Error("ENOSPC: no space left on device"));
+    this.puts++;
+    this.map.set(position.workItem, structuredClone(position));
+    this.trail.push(`put ${position.node}`);
+    return Promise.resolve();
   }
 }
 
@@ -196,6 +255,12 @@ export interface Setup {
   /** The settings in force: change it and the next event sees it. */
   routing: RoutingConfig;
   dir: string;
+  /** The positions (in memory) when `loops` was asked for. */
+  positions: MemoryPositions;
+  /** The loops in force: change it and the next event sees it. */
+  loops: { set: LoopSet };
+  /** The steps of the ports in order: `put <node>`, `hook:<point>`, `comment`, `+label`, `-label`. */
+  trail: string[];
   /** Removes the temporary folder (`await using t = await setup()`). */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -211,6 +276,10 @@ export interface SetupOptions {
   hooks?: DispatchHooks;
   /** Stands in for the fake runner (a real one: tmux on a private server, or processes). */
   harnessRunner?: DispatchRunner;
+  /** Run loops: the built-ins (`true`) or these; positions in memory. Default: no loop runs. */
+  loops?: boolean | LoopSet;
+  /** Stands in for the in-memory positions (a real `LoopStore`, a port that throws). */
+  positions?: LoopPositions;
 }
 
 /** A dispatcher whose `dispatch` also waits for the turn's reactions (so tests can count them). */
@@ -244,11 +313,21 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
   // `o.routing` may point the registry at another rig's folder (a restart over the same files)
   const sessions = new SessionStore({ registry: new RegistryDir(routing.registryDir), events });
   const controlStore = new ControlStore(routing.registryDir);
+  const trail: string[] = [];
+  github.trail = trail;
+  hooks.trail = trail;
+  const positions = new MemoryPositions();
+  positions.trail = trail;
+  const loops = { set: o.loops === true ? BUILTIN_LOOPS : o.loops || BUILTIN_LOOPS };
+  const loopPorts = o.loops
+    ? { positions: o.positions ?? positions, loops: () => loops.set }
+    : {};
   const control = new SessionControl({
     sessions,
     control: controlStore,
     endHarness: (s) => harnessRunner.close(hostedOf(s)),
     events,
+    ...loopPorts,
   });
   let n = 0;
   const dispatcher = new Settling({
@@ -264,6 +343,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     templates: o.templates ?? defaultTemplates(),
     spawnWorkdir: dir,
     uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
+    ...loopPorts,
   });
   return {
     dispatcher,
@@ -277,6 +357,9 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     registryDir,
     routing,
     dir,
+    positions,
+    loops,
+    trail,
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
   };
 }

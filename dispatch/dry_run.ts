@@ -4,7 +4,9 @@
  * done: no harness spawned, nothing posted or reacted on GitHub, no registry, control record,
  * start marker or checkout written. What it would have done is kept in
  * {@linkcode DryRunDispatcher.records}, in order; sessions it would have spawned (and commands it
- * would have applied) are remembered in memory, so later events of the same run see them.
+ * would have applied) are remembered in memory, so later events of the same run see them, and
+ * so are the loop positions it would have written: each move is recorded (`move`, its `text`
+ * "enter pdlc at requirements", "resolve review with approve → done", …).
  *
  * ```ts
  * const dry = new DryRunDispatcher({ config: () => routing, sessions: registry, … });
@@ -32,19 +34,63 @@ import type {
 } from "./seams.ts";
 import type { Dispatcher, DispatchOutcome, RoutedEvent } from "./types.ts";
 import { FileStartMarks, MemoryStartMarks } from "./_arming.ts";
+import { type LoopPositions, LoopStore, type Position } from "../loops/mod.ts";
 
 /** One thing the dispatcher would have done. */
 export interface DryRunRecord {
   workItem: string;
   deliveryId: string;
-  action: "spawn" | "respawn" | "deliver" | "close" | "command" | "comment";
+  action: "spawn" | "respawn" | "deliver" | "close" | "command" | "comment" | "move";
   /** `spawn`, `respawn`, `deliver`: the prompt the harness would be given. */
   prompt?: string;
   /** `command`: which, and what it would have done (`applied`, `noop`, `rejected`). */
   command?: ControlCommand;
   status?: string;
-  /** `comment`: the comment's text. */
+  /** `comment`: the comment's text; `move`: the transition in words. */
   text?: string;
+}
+
+/**
+ * Positions read from `dir` (`<state.root>/loops/<slug>.json`) and never written: a file that
+ * does not read is no position (a dry run renames nothing aside).
+ */
+export function readOnlyPositions(dir: string): LoopPositions {
+  const store = new LoopStore({ dir });
+  return {
+    get: async (ref: string) => {
+      try {
+        const value = JSON.parse(await Deno.readTextFile(store.pathOf(ref)));
+        const ok = value && value.workItem === ref && typeof value.node === "string" &&
+          typeof value.loop === "string" && Array.isArray(value.history);
+        return ok ? value as Position : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    put: () => Promise.reject(new Error("a dry run writes no position")),
+  };
+}
+
+/** A move in words, from the position before and after it. */
+export function moveText(before: Position | undefined, after: Position): string {
+  const last = after.history.at(-1);
+  if (!before || before.status === "completed" || last?.kind === "enter") {
+    return `enter ${after.loop} at ${after.node}`;
+  }
+  const step = last?.kind === "escalate" ? after.history.at(-2) : last;
+  const edge = `${step?.from ?? before.node} with ${step?.outcome ?? ""} → ${after.node}`;
+  switch (last?.kind) {
+    case "close":
+      return `complete ${after.loop} at ${after.node} (the item closed)`;
+    case "gate":
+      return `resolve ${edge}`;
+    case "escalate":
+      return `advance ${edge}, and park the item there (escalated)`;
+    case "resume":
+      return `resume ${after.loop} at ${after.node}`;
+    default:
+      return `advance ${edge}${after.status === "completed" ? " (the loop completes)" : ""}`;
+  }
 }
 
 /** Options of {@linkcode DryRunDispatcher}: the dispatcher's, minus everything that writes. */
@@ -68,6 +114,8 @@ export class DryRunDispatcher implements Dispatcher {
   /** Control records as the run has left them (`null`: cleared). */
   readonly #control = new Map<string, ControlRecord | null>();
   readonly #real: DryRunDispatcherOptions;
+  /** Positions as the run has left them. */
+  readonly #positions = new Map<string, Position>();
 
   constructor(opts: DryRunDispatcherOptions) {
     this.#real = opts;
@@ -80,7 +128,20 @@ export class DryRunDispatcher implements Dispatcher {
       runner: this.#runner(),
       github: this.#github(),
       startMarks: new MemoryStartMarks((ref) => disk.has(ref)),
+      ...(opts.positions ? { positions: this.#positionsView(opts.positions) } : {}),
     });
+  }
+
+  #positionsView(real: LoopPositions): LoopPositions {
+    const get = async (ref: string) => this.#positions.get(ref) ?? await real.get(ref);
+    return {
+      get,
+      put: async (position: Position) => {
+        const before = await get(position.workItem);
+        this.#positions.set(position.workItem, position);
+        this.#record(position.workItem, { action: "move", text: moveText(before, position) });
+      },
+    };
   }
 
   async dispatch(event: RoutedEvent, opts?: { signal?: AbortSignal }): Promise<DispatchOutcome> {
@@ -160,7 +221,12 @@ export class DryRunDispatcher implements Dispatcher {
 
   #controlActions(): ControlActions {
     return {
-      apply: async (command: ControlCommand, item: WorkItemRef, origin: ControlOrigin) => {
+      apply: async (
+        command: ControlCommand,
+        item: WorkItemRef,
+        origin: ControlOrigin,
+        opts: { loop?: string } = {},
+      ) => {
         const live = await this.#live(item.ref);
         const result = decide(command, live);
         if (result.status === "applied") {
@@ -171,6 +237,7 @@ export class DryRunDispatcher implements Dispatcher {
             actor: origin.actor,
             requestedAt: new Date().toISOString(),
             note: origin.note,
+            ...(command === "start" && opts.loop ? { loop: opts.loop } : {}),
           });
           if (live && result.session) this.#sessions.set(item.ref, result.session);
         }

@@ -3,9 +3,11 @@
  * over the registry, the runner (`process` or `tmux`, chosen at start), workspaces and harness
  * trust when enabled, the prompt templates (a template with an unknown placeholder stops the
  * start, naming it), the lifecycle engine's `run`, and the {@linkcode SessionDispatcher} over
- * them. `reconfigure` takes a hot-reloaded config: the policies and keywords apply at the next
- * event and changed template files are read again; the runner, registry and workspace root need
- * a restart.
+ * them, the loops in force (the built-ins and the config's `loops:`, read strictly: a problem
+ * stops the start, located) and the positions (`<state.root>/loops`). `reconfigure` takes a
+ * hot-reloaded config: the policies and keywords apply at the next event, changed template files
+ * are read again, and the loops are read again (a set that does not read is refused with a
+ * warning, the previous kept); the runner, registry and workspace root need a restart.
  *
  * @module
  */
@@ -18,7 +20,7 @@ import { ControlStore } from "../state/control.ts";
 import { RegistryDir, type SessionRecord } from "../state/registry.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
-import { DryRunDispatcher } from "./dry_run.ts";
+import { DryRunDispatcher, readOnlyPositions } from "./dry_run.ts";
 import { adapterFor } from "./harness/mod.ts";
 import { loadTemplates, type PromptTemplates } from "./prompts.ts";
 import { ProcessRunner, TmuxRunner } from "./runners/mod.ts";
@@ -26,6 +28,7 @@ import type { DispatchGitHub, DispatchHooks, HarnessName, HarnessRunner } from "
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import { ClaudeTrust } from "./trust/mod.ts";
 import { GitWorkspaces } from "./workspace/mod.ts";
+import { type LoopSet, LoopStore, parseLoops, type ParseLoopsOptions } from "../loops/mod.ts";
 
 /** Options of {@linkcode openDispatch}. */
 export interface OpenDispatchOptions {
@@ -51,6 +54,12 @@ export interface OpenDispatchOptions {
    */
   registry?: RegistryDir;
   controlStore?: ControlStore;
+  /**
+   * Where the config's keys are (`LoadedConfig.locate`) and its file: a loop problem at start is
+   * then told at `file:line:col`. Default: unlocated.
+   */
+  locate?: ParseLoopsOptions["locate"];
+  configPath?: string | null;
   /**
    * The daemon's environment the harness's is built from (only the allowlist and what
    * `routing.harnessEnv`/`agentToken` name reach the agent); default `Deno.env.toObject()`.
@@ -124,10 +133,40 @@ async function templatesOf(routing: RoutingConfig): Promise<PromptTemplates> {
   });
 }
 
-/** Builds the stack; throws `ProblemsError` for a template that does not parse. */
+/** The loops of `config` (the built-ins and its `loops:`); throws `ProblemsError`, located. */
+export function loopsOfConfig(
+  config: CliConfig,
+  o: Pick<OpenDispatchOptions, "locate" | "configPath"> = {},
+): LoopSet {
+  return parseLoops((config as { loops?: unknown }).loops, {
+    ...(o.configPath ? { file: o.configPath } : {}),
+    ...(o.locate ? { locate: o.locate } : {}),
+  });
+}
+
+/** The positions under `<state.root>/loops`; a corrupt file is `loop.position_corrupt`. */
+function positionsOf(config: CliConfig, events: EventSink): LoopStore {
+  return new LoopStore({
+    dir: join(config.state.root, "loops"),
+    onCorrupt: (c) =>
+      events.emit("loop.position_corrupt", {
+        work_item: c.ref,
+        path: c.path,
+        kept_as: c.keptAs,
+        error: c.error,
+      }, { level: "warning" }),
+  });
+}
+
+/**
+ * Builds the stack; throws `ProblemsError` for a template that does not parse or loops that do
+ * not read.
+ */
 export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStack> {
   let config = o.config;
   const routing = () => config.webhooks.ghWebhook.routing;
+  let loops = loopsOfConfig(config, o);
+  const positions = positionsOf(config, o.events);
   const registry = o.registry ?? new RegistryDir(routing().registryDir, { warn: o.warn });
   const controlStore = o.controlStore ?? new ControlStore(routing().registryDir);
   const sessions = new SessionStore({ registry, events: o.events });
@@ -138,6 +177,8 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     endHarness: (record: SessionRecord) => runner.close(hostedOf(record)),
     events: o.events,
     warn: o.warn,
+    positions,
+    loops: () => loops,
   });
   const workspace = routing().workspace;
   const workspaces = workspace.enabled
@@ -170,6 +211,8 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     events: o.events,
     templates: () => templates,
     spawnWorkdir: routing().spawnWorkdir || o.cwd,
+    loops: () => loops,
+    positions,
   });
   return {
     dispatcher,
@@ -181,6 +224,12 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
       const before = routing();
       config = next;
       const after = routing();
+      try {
+        loops = loopsOfConfig(next, { configPath: o.configPath });
+      } catch (error) {
+        const what = error instanceof ProblemsError ? error.message : messageOf(error);
+        o.warn(`the new loops were refused, keeping the previous ones: ${what}`);
+      }
       if (
         before.promptTemplate === after.promptTemplate &&
         before.spawnPromptTemplate === after.spawnPromptTemplate
@@ -207,7 +256,10 @@ export async function openDryRun(o: OpenDryRunOptions): Promise<DryRunDispatcher
   const registry = new RegistryDir(routing().registryDir, { warn: o.warn });
   const sessions = new SessionStore({ registry, events: o.events });
   const templates = await templatesOf(routing());
+  const loops = loopsOfConfig(o.config, o);
   return new DryRunDispatcher({
+    loops: () => loops,
+    positions: readOnlyPositions(join(o.config.state.root, "loops")),
     config: routing,
     sessions,
     controlStore: new ControlStore(routing().registryDir),

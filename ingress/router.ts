@@ -75,6 +75,8 @@ const RELEASES: Readonly<Record<SettledReason, boolean>> = {
   "not-armed": false,
   "command-rejected": false,
   "command": false,
+  "verdict": false,
+  "verdict-ignored": false,
 };
 
 /**

@@ -125,6 +125,8 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
       daemon: !o.ephemeral,
       registry,
       controlStore: control,
+      locate: o.loaded.locate,
+      configPath: o.loaded.path,
     });
     dispatcher = dispatch.dispatcher;
   }

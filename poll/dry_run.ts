@@ -69,6 +69,8 @@ export async function dryCycle(o: DryCycleOptions): Promise<DryCycle> {
     env: o.env,
     warn,
     cwd: o.cwd,
+    locate: loaded.locate,
+    configPath: loaded.path,
   });
   const recorder = {
     dispatch(event: RoutedEvent): Promise<DispatchOutcome> {

@@ -136,7 +136,11 @@ export async function claim(
   if (!loop) {
     return { exit: 1, message: `the loop of ${turn.ref} is not declared (any more)` };
   }
-  const check = checkClaim(loop, pos, { outcome: req.outcome, ...optionalNode(req.node) });
+  const check = checkClaim(loop, pos, {
+    outcome: req.outcome,
+    ...optionalNode(req.node),
+    keywords: gateKeywords(turn.config),
+  });
   if (!check.ok) {
     turn.emit("loop.claim_refused", {
       loop: loop.name,

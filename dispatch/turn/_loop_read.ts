@@ -101,7 +101,9 @@ export async function chosenLoop(turn: Turn): Promise<string> {
 }
 
 /** Whether `position` is still in its loop: active or escalated (completed: a new walk may begin). */
-export function standing(position: Position | undefined): position is Position {
+export function standing(position: Position | undefined): position is Position & {
+  status: "active" | "escalated";
+} {
   return position !== undefined && position.status !== "completed";
 }
 
