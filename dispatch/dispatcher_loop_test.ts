@@ -12,6 +12,11 @@ function advance(t: Setup, outcome: string, node?: string): Promise<VerbResult> 
   });
 }
 
+/** Waits until no delivery into a session is under way or waiting (an assignment is not waited for). */
+async function quiet(t: Setup): Promise<void> {
+  await until(() => t.dispatcher.load.running + t.dispatcher.load.waiting === 0, "quiet");
+}
+
 /** The prompts delivered into #1's session (after its spawn), in order. */
 function delivered(t: Setup): string[] {
   return t.runner.calls.filter((c) => c.op === "deliver").map((c) => c.prompt!);
@@ -78,4 +83,259 @@ Deno.test("adhoc walked to done: claim, gate comment, request-changes back to wo
   assert.deepEqual([pos.node, pos.status], ["done", "completed"]);
   assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
   assert.equal(t.events.ofType("loop.completed").length, 1);
+});
+
+/** The loop points' facts in a line each: `phase_changed from>to (fromPhase>toPhase) outcome actor terminal`. */
+function factLines(t: Setup): string[] {
+  return loopFacts(t).map((f) =>
+    f.point === "phase_changed"
+      ? `phase_changed ${f.loop} ${f.from_node}>${f.to_node} (${f.from_phase}>${f.to_phase}) ` +
+        `outcome=${f.outcome} actor=${f.actor} terminal=${f.terminal}`
+      : `waiting_for_input ${f.kind} node=${f.node} loop=${f.loop} actor=${f.actor}`
+  );
+}
+
+Deno.test("pdlc walked start to done by claims and approvals: the seed's facts in the seed's order", async () => {
+  await using t = await setup({ loops: true, routing: (r) => Object.assign(r, { loop: "pdlc" }) });
+  await t.dispatcher.dispatch(comment(1, START));
+  for (const stage of ["requirements", "design", "implementation"]) {
+    assert.equal(t.positions.map.get(REF)!.node, stage);
+    const r = await advance(t, "done");
+    assert.equal(r.exit, 0, r.message);
+    assert.match(r.message, new RegExp(`now at ${stage}-review`));
+    assert.deepEqual(await t.dispatcher.dispatch(comment(1, "the-loop:approve")), {
+      status: "settled",
+      reason: "verdict",
+    });
+  }
+  assert.deepEqual(factLines(t), [
+    "phase_changed pdlc >requirements (>requirements) outcome= actor=agent terminal=false",
+    "phase_changed pdlc requirements>requirements-review (requirements>requirements-review) outcome=done actor=human terminal=false",
+    "waiting_for_input gate node=requirements-review loop=pdlc actor=",
+    "phase_changed pdlc requirements-review>design (requirements-review>design) outcome=approve actor=agent terminal=false",
+    "phase_changed pdlc design>design-review (design>design-review) outcome=done actor=human terminal=false",
+    "waiting_for_input gate node=design-review loop=pdlc actor=",
+    "phase_changed pdlc design-review>implementation (design-review>implementation) outcome=approve actor=agent terminal=false",
+    "phase_changed pdlc implementation>implementation-review (implementation>implementation-review) outcome=done actor=human terminal=false",
+    "waiting_for_input gate node=implementation-review loop=pdlc actor=",
+    "phase_changed pdlc implementation-review>done (implementation-review>done) outcome=approve actor= terminal=true",
+  ]);
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.node, pos.status], ["done", "completed"]);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
+  // one request comment per gate (after the announcement)
+  const requests = t.github.comments.filter((c) => c.body.includes("waiting for a review at"));
+  assert.deepEqual(
+    requests.map((c) => /at ([\w-]+):/.exec(c.body)![1]),
+    ["requirements-review", "design-review", "implementation-review"],
+  );
+  // the lifecycle points' loop fact
+  const start = t.hooks.seen.find((s) => s.point === "work_item_start")!;
+  assert.equal(start.ctx.loop, "pdlc");
+  assert.equal(t.hooks.seen.find((s) => s.point === "session_spawn")!.ctx.loop, "pdlc");
+  const inputs = t.hooks.seen.filter((s) => s.point === "input_received");
+  assert.ok(inputs.length > 0 && inputs.every((s) => s.ctx.loop === "pdlc"));
+  // each verdict is an input_received kind command with the outcome as its command
+  const verdicts = inputs.filter((s) => s.ctx.command === "approve");
+  assert.equal(verdicts.length, 3);
+  assert.ok(verdicts.every((s) => s.ctx.kind === "command" && s.ctx.actor === "alice"));
+});
+
+Deno.test("at a human node: the pointer is written before the label, the request comment and waiting_for_input", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  const from = t.trail.length;
+  assert.equal((await advance(t, "done")).exit, 0);
+  assert.deepEqual(t.trail.slice(from), [
+    "put review",
+    "hook:phase_changed",
+    "+loop:review",
+    "-loop:work",
+    "comment",
+    "hook:waiting_for_input",
+  ]);
+  const [waiting] = t.events.ofType("loop.gate_waiting");
+  assert.equal(waiting.node, "review");
+  assert.equal(typeof waiting.comment_url, "string");
+});
+
+Deno.test("notify false stops that one label change; the position still moves and the event says so", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  t.hooks.answers.phase_changed = (ctx) => {
+    if (ctx.to_node === "review") ctx.notify = false;
+  };
+  assert.equal((await advance(t, "done")).exit, 0);
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  assert.deepEqual(t.github.labelsOf(1), ["loop:work"]);
+  const [advanced] = t.events.ofType("loop.advanced");
+  assert.deepEqual([advanced.from, advanced.to, advanced.notified], ["work", "review", false]);
+  // the gate is opened all the same, and the next change publishes again
+  assert.ok(t.github.comments.some((c) => c.body.includes("waiting for a review at review")));
+  await t.dispatcher.dispatch(comment(1, "the-loop:approve"));
+  assert.deepEqual(t.github.labelsOf(1), ["loop:done", "loop:work"]);
+});
+
+Deno.test("a verdict from nobody authorized changes nothing, and is never delivered", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  await quiet(t);
+  const calls = t.runner.calls.length;
+  const out = await t.dispatcher.dispatch(comment(1, "the-loop:approve", { actor: null }));
+  assert.deepEqual(out, { status: "settled", reason: "unauthorized-actor" });
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  assert.equal(t.runner.calls.length, calls);
+  const [ignored] = t.events.ofType("loop.verdict_ignored");
+  assert.equal(ignored.reason, "unauthorized");
+  assert.equal(t.events.ofType("loop.advanced").length, 1); // the claim's only
+});
+
+Deno.test("an indecisive comment at a gate is delivered and the gate keeps waiting", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  for (const text of ["not approved yet, sorry", "I'd say `the-loop:approve` later", "> the-loop:approve"]) {
+    const out = await t.dispatcher.dispatch(comment(1, text));
+    assert.equal(out.status, "delivered", text);
+  }
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  assert.equal(t.events.ofType("loop.verdict_ignored").length, 0);
+});
+
+Deno.test("two different verdicts in one comment are ambiguous: settled, the gate waits", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  const out = await t.dispatcher.dispatch(
+    comment(1, "the-loop:approve or the-loop:request-changes?"),
+  );
+  assert.deepEqual(out, { status: "settled", reason: "ambiguous" });
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  assert.equal(t.events.ofType("loop.verdict_ignored")[0].reason, "ambiguous");
+});
+
+Deno.test("a verdict keyword where no gate waits is settled, not delivered, and moves nothing", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await quiet(t);
+  const calls = t.runner.calls.length;
+  const out = await t.dispatcher.dispatch(comment(1, "the-loop:approve"));
+  assert.deepEqual(out, { status: "settled", reason: "verdict-ignored" });
+  assert.equal(t.runner.calls.length, calls);
+  assert.equal(t.positions.map.get(REF)!.node, "work");
+  assert.equal(t.events.ofType("loop.verdict_ignored")[0].reason, "not-at-gate");
+});
+
+Deno.test("an input_received refusal of a verdict moves nothing", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  t.hooks.answers.input_received = (ctx) => {
+    if (ctx.command === "approve") [ctx.proceed, ctx.reason] = [false, "not on Fridays"];
+  };
+  const out = await t.dispatcher.dispatch(comment(1, "the-loop:approve"));
+  assert.deepEqual(out, { status: "settled", reason: "input-refused" });
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  assert.equal(t.events.ofType("loop.verdict_ignored")[0].detail, "not on Fridays");
+});
+
+Deno.test("a redelivered or repeated spawn never rewinds an item already in its loop", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  // the session goes away (closed by hand) and a new one spawns: the position stays
+  await t.sessions.close(REF);
+  const puts = t.positions.puts;
+  assert.equal((await t.dispatcher.dispatch(comment(1, START))).status, "delivered");
+  assert.equal(t.runner.calls.filter((c) => c.op === "spawn").length, 2);
+  assert.equal(t.positions.puts, puts);
+  assert.equal(t.positions.map.get(REF)!.node, "review");
+  assert.equal(t.events.ofType("loop.entered").length, 1);
+  // the new session's prompt tells where it stands: a person reviews
+  const respawned = t.runner.calls.filter((c) => c.op === "spawn")[1].prompt!;
+  assert.match(respawned, /stands at node `review`[\s\S]*A person will review/);
+});
+
+Deno.test("claims: a node ahead is refused naming the current; a replayed one is a no-op; a bad outcome lists the valid", async () => {
+  await using t = await setup({ loops: true, routing: (r) => Object.assign(r, { loop: "pdlc" }) });
+  await t.dispatcher.dispatch(comment(1, START));
+  const ahead = await advance(t, "done", "design");
+  assert.equal(ahead.exit, 1);
+  assert.match(ahead.message, /at requirements, not design/);
+  const bad = await advance(t, "finished");
+  assert.equal(bad.exit, 1);
+  assert.match(bad.message, /valid outcomes: done/);
+  assert.equal((await advance(t, "done", "requirements")).exit, 0);
+  const puts = t.positions.puts;
+  const replay = await advance(t, "done", "requirements");
+  assert.equal(replay.exit, 0);
+  assert.match(replay.message, /already past requirements/);
+  assert.equal(t.positions.puts, puts);
+  // the agent cannot resolve a gate
+  const gate = await advance(t, "approve");
+  assert.equal(gate.exit, 1);
+  assert.match(gate.message, /waits for a person: comment `the-loop:approve`/);
+  assert.deepEqual(
+    t.events.ofType("loop.claim_refused").map((e) => e.code),
+    ["not-current", "unknown-outcome", "already-past", "human-node"],
+  );
+});
+
+Deno.test("a claim before the item entered any loop is refused (exit 1)", async () => {
+  await using t = await setup({ loops: true });
+  const r = await advance(t, "done");
+  assert.equal(r.exit, 1);
+  assert.match(r.message, /has not entered a loop/);
+});
+
+Deno.test("entering the same agent node more than maxAttempts times parks the item: paused, one comment; a resume starts over", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  // work (1) → review → work (2) → review → work (3) → review → work (4): parked
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await advance(t, "done")).exit, 0);
+    await t.dispatcher.dispatch(comment(1, "the-loop:request-changes"));
+  }
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.node, pos.status], ["work", "escalated"]);
+  assert.equal((await t.sessions.live(REF))?.status, "paused");
+  const [escalated] = t.events.ofType("loop.escalated");
+  assert.deepEqual([escalated.node, escalated.attempts, escalated.max_attempts], ["work", 4, 3]);
+  const parked = t.github.comments.filter((c) => c.body.includes("parked"));
+  assert.equal(parked.length, 1);
+  assert.match(parked[0].body, /`the-loop:resume-execution`/);
+  assert.match(parked[0].body, /the-loop sessions resume github:octo\/repo#1/);
+  const refused = await advance(t, "done");
+  assert.equal(refused.exit, 1);
+  assert.match(refused.message, /escalated/);
+  // a person resumes: active again, the node's attempts start over, the assignment delivered
+  const before = delivered(t).length;
+  const out = await t.dispatcher.dispatch(comment(1, "the-loop:resume-execution"));
+  assert.deepEqual(out, { status: "settled", reason: "command" });
+  const resumed = t.positions.map.get(REF)!;
+  assert.deepEqual([resumed.status, resumed.attempts.work], ["active", 1]);
+  assert.equal(t.events.ofType("loop.resumed").length, 1);
+  await until(() => delivered(t).length > before, "the assignment again");
+  assert.match(delivered(t).at(-1)!, /stands at node `work`/);
+  assert.equal((await advance(t, "done")).exit, 0);
+});
+
+Deno.test("closing the item completes its loop wherever it stood", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  const comments = t.github.comments.length;
+  assert.equal((await t.dispatcher.dispatch(closeEvent(1))).status, "delivered");
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.node, pos.status, pos.history.at(-1)!.kind], ["review", "completed", "close"]);
+  const last = loopFacts(t).at(-1)!;
+  assert.deepEqual([last.point, last.to_node, last.terminal], ["phase_changed", "review", true]);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
+  const [completed] = t.events.ofType("loop.completed");
+  assert.deepEqual([completed.node, completed.closed], ["review", true]);
+  // no new request comment at the gate it stood at: only the closure comment
+  assert.equal(t.github.comments.length, comments + 1);
+  assert.equal(t.hooks.seen.find((s) => s.point === "work_item_complete")!.ctx.loop, "adhoc");
 });
