@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { closeEvent, comment, type Setup, setup, until } from "./_test_utils.ts";
 import type { VerbResult } from "./types.ts";
+import { parseWorkItem } from "../state/work_item.ts";
 
 const START = "the-loop:start-execution";
 const REF = "github:octo/repo#1";
@@ -338,4 +339,44 @@ Deno.test("closing the item completes its loop wherever it stood", async () => {
   // no new request comment at the gate it stood at: only the closure comment
   assert.equal(t.github.comments.length, comments + 1);
   assert.equal(t.hooks.seen.find((s) => s.point === "work_item_complete")!.ctx.loop, "adhoc");
+});
+
+Deno.test("sessions resume (the CLI's control action) of a parked item resumes its position too", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  for (let i = 0; i < 3; i++) {
+    await advance(t, "done");
+    await t.dispatcher.dispatch(comment(1, "the-loop:request-changes"));
+  }
+  assert.equal(t.positions.map.get(REF)!.status, "escalated");
+  const item = parseWorkItem(REF)!;
+  const result = await t.control.apply("resume", item, {
+    source: "cli",
+    actor: "operator",
+    note: "issued from the-loop CLI by operator",
+  });
+  assert.equal(result.status, "applied");
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.status, pos.attempts.work, pos.history.at(-1)!.by], [
+    "active",
+    1,
+    "operator",
+  ]);
+  const [resumed] = t.events.ofType("loop.resumed");
+  assert.deepEqual([resumed.origin, resumed.node], ["cli", "work"]);
+  // a resume of an item that is not parked leaves its position alone
+  await t.control.apply("pause", item, { source: "cli", actor: "operator", note: "" });
+  const puts = t.positions.puts;
+  await t.control.apply("resume", item, { source: "cli", actor: "operator", note: "" });
+  assert.equal(t.positions.puts, puts);
+});
+
+Deno.test("sessions start --loop (the control action's loop) is kept in the start's record only", async () => {
+  await using t = await setup({ loops: true });
+  const item = parseWorkItem(REF)!;
+  const origin = { source: "cli" as const, actor: "operator", note: "" };
+  await t.control.apply("start", item, origin, { loop: "pdlc" });
+  assert.equal((await t.controlStore.get(REF))?.loop, "pdlc");
+  await t.control.apply("pause", item, origin, { loop: "pdlc" });
+  assert.equal((await t.controlStore.get(REF))?.loop, undefined);
 });

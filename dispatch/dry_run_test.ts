@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { adapterFor } from "./harness/mod.ts";
-import { DryRunDispatcher } from "./dry_run.ts";
+import { join } from "node:path";
+import { DryRunDispatcher, moveText, readOnlyPositions } from "./dry_run.ts";
+import { advance, BUILTIN_LOOPS, complete, enter, LoopStore } from "../loops/mod.ts";
 import { defaultTemplates } from "./prompts.ts";
 import { closeEvent, comment, setup } from "./_test_utils.ts";
 
@@ -80,4 +82,53 @@ Deno.test("a dry run reads the real registry and control records", async () => {
   assert.equal(t.runner.calls.length, 1, "only the real spawn before the dry run");
   assert.deepEqual(await listing(t.registryDir), before);
   assert.equal(await t.sessions.hasDelivery("github:octo/repo#1", again.deliveryId), false);
+});
+
+Deno.test("a dry run shows the loop transitions a cycle would make, and writes no position", async () => {
+  await using t = await setup();
+  const dir = join(t.dir, "loops");
+  const store = new LoopStore({ dir });
+  // #2 waits at adhoc's review (on disk); #1 enters its loop at the spawn
+  const adhoc = BUILTIN_LOOPS.get("adhoc")!;
+  const now = new Date("2026-12-01T10:00:00.000Z");
+  const entered = enter(adhoc, { ref: "github:octo/repo#2", now }).position;
+  const atReview = advance(adhoc, entered, { outcome: "done", kind: "agent", by: "agent", now });
+  await store.put(atReview.position);
+  const onDisk = await Deno.readTextFile(store.pathOf("github:octo/repo#2"));
+  const dry = new DryRunDispatcher({
+    config: () => t.routing,
+    sessions: t.sessions,
+    controlStore: t.controlStore,
+    runner: t.runner,
+    adapterFor,
+    hooks: t.hooks,
+    events: t.events,
+    templates: defaultTemplates(),
+    spawnWorkdir: t.dir,
+    loops: () => BUILTIN_LOOPS,
+    positions: readOnlyPositions(dir),
+  });
+  await dry.dispatch(comment(1, "the-loop:start-execution loop=pdlc"));
+  await dry.dispatch(comment(2, "the-loop:approve"));
+  const moves = dry.records.filter((r) => r.action === "move");
+  assert.deepEqual(moves.map((r) => [r.workItem, r.text]), [
+    ["github:octo/repo#1", "enter pdlc at requirements"],
+    ["github:octo/repo#2", "resolve review with approve → done"],
+  ]);
+  assert.match(dry.records.find((r) => r.action === "spawn")!.prompt!, /stands at node `requirements`/);
+  // nothing written: #2's file as it was, none for #1
+  assert.equal(await Deno.readTextFile(store.pathOf("github:octo/repo#2")), onDisk);
+  assert.deepEqual(await listing(dir), ["github-octo-repo-2.json"]);
+  assert.equal(t.github.comments.length + t.runner.calls.length, 0);
+});
+
+Deno.test("moveText says each kind of move in words", () => {
+  const adhoc = BUILTIN_LOOPS.get("adhoc")!;
+  const now = new Date("2026-12-01T10:00:00.000Z");
+  const a = enter(adhoc, { ref: "github:octo/repo#3", now });
+  assert.equal(moveText(undefined, a.position), "enter adhoc at work");
+  const b = advance(adhoc, a.position, { outcome: "done", kind: "agent", by: "agent", now });
+  assert.equal(moveText(a.position, b.position), "advance work with done → review");
+  const c = complete(adhoc, b.position, { by: "alice", now });
+  assert.equal(moveText(b.position, c.position), "complete adhoc at review (the item closed)");
 });

@@ -60,6 +60,7 @@ export {
 } from "./prompts.ts";
 export {
   type DispatchStack,
+  loopsOfConfig,
   openDispatch,
   type OpenDispatchOptions,
   openDryRun,

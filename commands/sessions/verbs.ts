@@ -1,6 +1,7 @@
 /**
- * `the-loop sessions start|pause|resume|stop <ref> [--no-comment] [--as LOGIN]`: execution
- * control from the terminal, exactly what the comment keywords do:
+ * `the-loop sessions start|pause|resume|stop <ref> [--no-comment] [--as LOGIN]` (and
+ * `start --loop NAME`): execution control from the terminal, exactly what the comment keywords
+ * do:
  *
  * 1. the `input_received` hooks are asked (kind `command`, source `verb`); a refusal exits 1
  *    with the hook's reason (`control.rejected` reason `input-refused`), nothing applied;
@@ -12,11 +13,16 @@
  * The exit code follows the local result: a pause with no session exits 1 (the pause is still
  * recorded), a resume with nothing paused exits 1 (nothing recorded), a start on a running
  * session is a no-op (exit 0). The actor is `--as`, else `$THE_LOOP_ACTOR`, else `$USER`.
+ * `start --loop NAME` picks the loop the item walks (kept in the control record, as
+ * `loop=NAME` after the start keyword does); a loop the config does not declare exits 2, listing
+ * the known ones. A `resume` of an item its loop parked (escalated) resumes its position too:
+ * the node's attempts start over.
  *
  * @module
  */
 import type { Command } from "commander";
-import { UsageError } from "../../errors.ts";
+import { join } from "node:path";
+import { messageOf, UsageError } from "../../errors.ts";
 import type { ControlCommand } from "../../state/control.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
@@ -26,6 +32,7 @@ import { openSessions, refArg } from "./_open.ts";
 interface VerbFlags {
   comment: boolean;
   as?: string;
+  loop?: string;
 }
 
 const ABOUT: Record<ControlCommand, string> = {
@@ -39,12 +46,15 @@ const ABOUT: Record<ControlCommand, string> = {
 /** Adds `start`, `pause`, `resume` and `stop` to the `sessions` group. */
 export function register(group: Command, ctx: CliContext): void {
   for (const command of ["start", "pause", "resume", "stop"] as const) {
-    group.command(command)
+    const verb = group.command(command)
       .description(ABOUT[command])
       .argument("<ref>", "the work item: github:OWNER/REPO#N or github:HOST/OWNER/REPO#N")
       .option("--no-comment", "do not post the keyword on the work item")
-      .option("--as <login>", "who is asking (default: $THE_LOOP_ACTOR, else $USER)")
-      .action((ref: string, flags: VerbFlags) => run(command, ref, flags, ctx));
+      .option("--as <login>", "who is asking (default: $THE_LOOP_ACTOR, else $USER)");
+    if (command === "start") {
+      verb.option("--loop <name>", "the loop the item walks (default: routing.loop)");
+    }
+    verb.action((ref: string, flags: VerbFlags) => run(command, ref, flags, ctx));
   }
 }
 
@@ -65,7 +75,32 @@ async function run(
   const actor = actorOf(flags, ctx);
   const { loaded, events, store, control } = await openSessions(ctx, "cli");
   // imported when a verb runs, not at every CLI start
-  const { admitControl, harnessEnder, SessionControl } = await import("../../dispatch/mod.ts");
+  const { admitControl, harnessEnder, loopsOfConfig, SessionControl } = await import(
+    "../../dispatch/mod.ts"
+  );
+  const { LoopStore } = await import("../../loops/mod.ts");
+  // the loops as the daemon reads them, only where they matter: a start's --loop (loops that do
+  // not read stop it, located) and a resume (they then leave the position alone); a pause or a
+  // stop never depends on them
+  let loops: Awaited<ReturnType<typeof loopsOfConfig>> | undefined;
+  const readLoops = () =>
+    loopsOfConfig(loaded.config, { locate: loaded.locate, configPath: loaded.path });
+  if (flags.loop !== undefined) loops = readLoops();
+  else if (command === "resume") {
+    try {
+      loops = readLoops();
+    } catch (err) {
+      ctx.warn(
+        `warning: the loops do not read, a parked position stays parked: ${messageOf(err)}\n`,
+      );
+    }
+  }
+  if (flags.loop !== undefined && loops && !loops.has(flags.loop)) {
+    throw new UsageError(
+      `unknown loop "${flags.loop}" (known: ${[...loops.keys()].join(", ")}); ` +
+        "declare it under loops: or pick a known one",
+    );
+  }
   const engine = await import("../../lifecycle/mod.ts");
   const { announce } = await import("./_announce.ts");
   const origin = { source: "cli" as const, actor, note: `issued from the-loop CLI by ${actor}` };
@@ -96,8 +131,20 @@ async function run(
       }),
       events,
       warn: (m) => ctx.warn(`warning: ${m}\n`),
+      // a resume of a parked item resumes its loop position (the daemon's files)
+      ...(loops
+        ? {
+          positions: new LoopStore({ dir: join(loaded.config.state.root, "loops") }),
+          loops: () => loops,
+        }
+        : {}),
     });
-    const result = await actions.apply(command, item, origin);
+    const result = await actions.apply(
+      command,
+      item,
+      origin,
+      flags.loop !== undefined ? { loop: flags.loop } : undefined,
+    );
     if (result.status !== "rejected") {
       println(ctx, done(command, item, result.session, result.status));
     }

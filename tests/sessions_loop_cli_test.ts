@@ -1,0 +1,71 @@
+/**
+ * `the-loop sessions start REF --loop NAME` end to end: the real CLI over a real registry folder
+ * (no comment posted: `--no-comment`), and `sessions resume` of an item its loop parked.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tree } from "./_test_utils.ts";
+import { advance, BUILTIN_LOOPS, enter, LoopStore } from "../loops/mod.ts";
+
+const REF = "github:octo/repo#1";
+
+function project(): string {
+  return tree({ "c.yaml": `github: { apiUrl: "http://127.0.0.1:9", tokenEnv: LOOPCLI_TOKEN }\n` });
+}
+
+const run = (cwd: string, args: string[]) =>
+  cli(["-c", "c.yaml", "sessions", ...args, "--no-comment"], {
+    cwd,
+    env: { THE_LOOP_ACTOR: "alice" },
+  });
+
+Deno.test("sessions start --loop NAME keeps the loop in the control record; an unknown one exits 2", async () => {
+  const cwd = project();
+  const bad = await run(cwd, ["start", REF, "--loop", "pdcl"]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /unknown loop "pdcl" \(known: adhoc, pdlc\)/);
+  const control = join(cwd, ".the-loop", "sessions", "control", "github-octo-repo-1.json");
+  assert.equal(await Deno.stat(control).then(() => true, () => false), false);
+  const good = await run(cwd, ["start", REF, "--loop", "pdlc"]);
+  assert.equal(good.code, 0, good.stderr);
+  const record = JSON.parse(await Deno.readTextFile(control));
+  assert.deepEqual([record.command, record.loop], ["start", "pdlc"]);
+});
+
+Deno.test("sessions resume of an item its loop parked resumes the position: attempts start over", async () => {
+  const cwd = project();
+  const root = join(cwd, ".the-loop");
+  // a paused session, parked at adhoc's work (entered four times)
+  const registered = await cli([
+    "-c",
+    "c.yaml",
+    "sessions",
+    "register",
+    REF,
+    "--harness",
+    "claude",
+    "--session-id",
+    "abc-1",
+  ], { cwd });
+  assert.equal(registered.code, 0, registered.stderr);
+  assert.equal((await run(cwd, ["pause", REF])).code, 0);
+  const adhoc = BUILTIN_LOOPS.get("adhoc")!;
+  const now = new Date("2026-12-01T10:00:00.000Z");
+  let pos = enter(adhoc, { ref: REF, now }).position;
+  for (let i = 0; i < 3; i++) {
+    pos = advance(adhoc, pos, { outcome: "done", kind: "agent", by: "agent", now }).position;
+    pos = advance(adhoc, pos, { outcome: "request-changes", kind: "gate", by: "bob", now })
+      .position;
+  }
+  assert.equal(pos.status, "escalated");
+  const store = new LoopStore({ dir: join(root, "loops") });
+  await store.put(pos);
+  const r = await run(cwd, ["resume", REF]);
+  assert.equal(r.code, 0, r.stderr);
+  const after = await store.get(REF);
+  assert.deepEqual([after?.status, after?.attempts.work, after?.history.at(-1)?.kind], [
+    "active",
+    1,
+    "resume",
+  ]);
+});
