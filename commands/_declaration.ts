@@ -1,14 +1,15 @@
 /**
  * Reads the `hooks:` declaration the way every `the-loop hooks` command does: the CLI config
  * loaded as usual, then `parseDeclaration` over its `hooks` (strict: every problem, located).
- * Also the problems `config validate` adds for `hooks:`, even when the schema check failed.
+ * Also the problems `config validate` adds for `hooks:`, even when the schema check failed (the
+ * file read again: {@linkcode rereadConfig}, which `_loops.ts` shares).
  *
  * Nothing here imports a hook, contacts a server or runs a program.
  *
  * @module
  */
 import { dirname } from "node:path";
-import type { LoadedConfig } from "../config/mod.ts";
+import type { KeyPath, LoadedConfig, Position } from "../config/mod.ts";
 import { type Problem, ProblemsError } from "../errors.ts";
 import { type Declaration, parseDeclaration } from "../lifecycle/mod.ts";
 import { loadCliConfig } from "./_config.ts";
@@ -36,8 +37,8 @@ export async function readDeclaration(ctx: CliContext): Promise<ReadDeclaration>
   return { loaded, decl: declarationOf(loaded, ctx) };
 }
 
-/** The problems `parseDeclaration` finds in `hooks` (none when it parses). */
-function problemsOf(parse: () => unknown): Problem[] {
+/** The problems a strict reader (`parse`) throws; none when it parses. */
+export function problemsOf(parse: () => unknown): Problem[] {
   try {
     parse();
     return [];
@@ -58,32 +59,48 @@ export async function hooksProblems(
   schemaProblems: Problem[],
 ): Promise<Problem[]> {
   if (loaded) return problemsOf(() => declarationOf(loaded, ctx));
+  const raw = await rereadConfig(schemaProblems);
+  if (!raw) return [];
+  const reported = new Set(schemaProblems.map((p) => p.path));
+  return problemsOf(() =>
+    parseDeclaration(raw.data.hooks, {
+      file: raw.file,
+      baseDir: dirname(raw.file),
+      locate: raw.locate,
+      home: ctx.env("HOME"),
+    })
+  ).filter((p) => !reported.has(p.path));
+}
+
+/** A config file read again as plain data, for the checks the schema's failure kept from running. */
+export interface RereadConfig {
+  file: string;
+  data: Record<string, unknown>;
+  locate: (keyPath: KeyPath) => Position | undefined;
+}
+
+/**
+ * The config file the schema check failed on, read again the way the loader reads it (same
+ * parser, same positions); undefined when nothing more can be read from it (a YAML syntax error,
+ * an unreadable file, a top level that is no mapping).
+ */
+export async function rereadConfig(schemaProblems: Problem[]): Promise<RereadConfig | undefined> {
   const file = schemaProblems.find((p) => p.file)?.file;
-  // a YAML syntax error or an unreadable file: nothing more can be read from it
   if (
     !file ||
     schemaProblems.some((p) => (p.file && p.line === undefined) || /^YAML/.test(p.message))
-  ) return [];
+  ) return undefined;
   let text: string;
   try {
     text = await Deno.readTextFile(file);
   } catch {
-    return [];
+    return undefined;
   }
-  // read the way the loader reads it (same parser, same positions)
   const { parseYaml } = await import("../config/mod.ts");
   const parsed = parseYaml(text, file);
   const data = parsed.data as Record<string, unknown> | null | undefined;
   if (parsed.problems.length > 0 || typeof data !== "object" || !data || Array.isArray(data)) {
-    return [];
+    return undefined;
   }
-  const reported = new Set(schemaProblems.map((p) => p.path));
-  return problemsOf(() =>
-    parseDeclaration(data.hooks, {
-      file,
-      baseDir: dirname(file),
-      locate: parsed.locate,
-      home: ctx.env("HOME"),
-    })
-  ).filter((p) => !reported.has(p.path));
+  return { file, data, locate: parsed.locate };
 }

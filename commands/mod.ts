@@ -12,6 +12,7 @@ import * as init from "./init.ts";
 import * as config from "./config/mod.ts";
 import * as events from "./events.ts";
 import * as hooks from "./hooks/mod.ts";
+import * as loops from "./loops/mod.ts";
 import * as ghWebhook from "./gh_webhook/mod.ts";
 import * as sessions from "./sessions/mod.ts";
 import * as completions from "./completions.ts";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandModule[] = [
   sessions,
   events,
   hooks,
+  loops,
   completions,
 ];
 

@@ -68,8 +68,15 @@ export interface RoutingConfig {
     enabled: boolean;
     requireStartCommand: boolean;
     keywords: { start: string; stop: string; pause: string; resume: string };
+    /**
+     * A gate's outcome → its keyword (an outcome not listed answers to `the-loop:<outcome>`).
+     * Always filled from the config; optional so a control built by hand (a test's) stays valid.
+     */
+    gateKeywords?: Record<string, string>;
     ghBinary: string;
   };
+  /** The loop a work item walks unless it picks one (default `adhoc`). */
+  loop: string;
   authorizedUsers: string[];
   /** Absolute path, or `""` for the daemon's own working directory. */
   spawnWorkdir: string;
@@ -168,6 +175,8 @@ export interface CliConfig {
   };
   eventLog: { enabled: boolean; path: string };
   hooks: HookEntry[];
+  /** The `loops:` as written (read strictly by `parseLoops` of `loops/mod.ts`). */
+  loops: Record<string, unknown>;
   collaborators: Collaborator[];
   notifications: {
     enabled: boolean;

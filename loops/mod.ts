@@ -36,4 +36,10 @@ export {
   resume,
 } from "./machine.ts";
 export { DEFAULT_GATE_KEYWORDS, gateKeyword, parseVerdict, type Verdict } from "./verdict.ts";
-export { type CorruptPosition, LoopStore, type LoopStoreOptions } from "./store.ts";
+export {
+  type CorruptPosition,
+  LoopStore,
+  type LoopStoreOptions,
+  positionsDir,
+  readPosition,
+} from "./store.ts";

@@ -16,6 +16,11 @@ import { writeFileAtomic } from "../state/atomic.ts";
 import { parseWorkItem, slugOf } from "../state/work_item.ts";
 import type { LoopPositions, Position, Transition } from "./types.ts";
 
+/** The positions' folder of a state root: `<state.root>/loops`. */
+export function positionsDir(stateRoot: string): string {
+  return join(stateRoot, "loops");
+}
+
 /** What {@linkcode LoopStoreOptions.onCorrupt} is told. */
 export interface CorruptPosition {
   ref: string;
@@ -74,6 +79,24 @@ function flaw(v: unknown, ref: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Reads a position file's text: the position of `ref`, or why it is none (not JSON, not a
+ * position, another item's). `the-loop loops show` reads with it and moves nothing.
+ */
+export function readPosition(
+  text: string,
+  ref: string,
+): { position: Position } | { error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return { error: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+  }
+  const error = flaw(data, ref);
+  return error === undefined ? { position: data as Position } : { error };
+}
+
 /** `20260102T030405Z`. */
 function stamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
@@ -110,16 +133,10 @@ export class LoopStore implements LoopPositions {
       if (err instanceof Deno.errors.NotFound) return undefined;
       throw err;
     }
-    let error: string | undefined;
-    try {
-      const data: unknown = JSON.parse(text);
-      error = flaw(data, ref);
-      if (error === undefined) return data as Position;
-    } catch (err) {
-      error = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
-    }
+    const read = readPosition(text, ref);
+    if ("position" in read) return read.position;
     const keptAs = await this.#keepAside(path);
-    this.#onCorrupt?.({ ref, path, keptAs, error });
+    this.#onCorrupt?.({ ref, path, keptAs, error: read.error });
     return undefined;
   }
 

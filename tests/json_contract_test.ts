@@ -25,6 +25,8 @@ const SCHEMAS = [
   "gh-webhook-status",
   "poll-dry-run",
   "sessions-list",
+  "loops",
+  "loops-show",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -158,6 +160,12 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     [["gh-webhook", "status", "--format", "json"], "gh-webhook-status", {}],
     [["poll", "start", "--dry-run", "--format", "json"], "poll-dry-run", {}],
     [["sessions", "list", "--format", "json"], "sessions-list", { sessions: [] }],
+    [["loops", "--format", "json"], "loops", { loops: [], defaultLoop: null }],
+    [
+      ["loops", "show", "github:octo/repo#1", "--format", "json"],
+      "loops-show",
+      { ref: "github:octo/repo#1", position: null, node: null },
+    ],
   ];
   for (const [label, files, config] of BROKEN) {
     const cwd = tree(files);
@@ -386,4 +394,68 @@ Deno.test("sessions list --format json: records with ref and control", async () 
     ["github:octo/repo#1", "pause"], // github.com first, then Enterprise hosts
     ["github:git.corp.example/octo/repo#2", null],
   ]);
+});
+
+Deno.test("loops and loops show --format json: the loops, a position, none, bad loops", async () => {
+  const cwd = tree({
+    "c.yaml": [
+      "eventLog: { enabled: false }",
+      "loops:",
+      "  mine:",
+      "    start: a",
+      "    nodes:",
+      "      a: { actor: agent, next: { done: b } }",
+      "      b: { terminal: true }",
+      "",
+    ].join("\n"),
+  });
+  const listed = conforms(
+    await cli(["-c", "c.yaml", "loops", "--format", "json"], { cwd }),
+    "loops",
+    { ok: true },
+  );
+  assert.deepEqual((listed.loops as { name: string }[]).map((l) => l.name), [
+    "adhoc",
+    "pdlc",
+    "mine",
+  ]);
+  const none = conforms(
+    await cli(["-c", "c.yaml", "loops", "show", "github:octo/repo#1", "--format", "json"], {
+      cwd,
+    }),
+    "loops-show",
+    { ok: false },
+  );
+  assert.match(none.problems[0].message, /has not entered a loop yet/);
+  const { BUILTIN_LOOPS, enter, advance } = await import("../loops/mod.ts");
+  const adhoc = BUILTIN_LOOPS.get("adhoc")!;
+  const now = new Date("2026-01-02T03:04:05.000Z");
+  const first = enter(adhoc, { ref: "github:octo/repo#1", now }).position;
+  const at = advance(adhoc, first, { outcome: "done", kind: "agent", by: "agent", now });
+  await Deno.mkdir(join(cwd, ".the-loop", "loops"), { recursive: true });
+  await Deno.writeTextFile(
+    join(cwd, ".the-loop", "loops", "github-octo-repo-1.json"),
+    JSON.stringify(at.position),
+  );
+  const shown = conforms(
+    await cli(["-c", "c.yaml", "loops", "show", "github:octo/repo#1", "--format", "json"], {
+      cwd,
+    }),
+    "loops-show",
+    { ok: true },
+  );
+  assert.deepEqual(shown.position, at.position);
+  assert.equal((shown.node as { actor: string }).actor, "human");
+  const bad = tree({
+    "c.yaml": "loops:\n  x:\n    start: nowhere\n    nodes: { a: { terminal: true } }\n",
+  });
+  const refused = conforms(
+    await cli(["-c", "c.yaml", "loops", "--format", "json"], { cwd: bad }),
+    "loops",
+    { ok: false },
+  );
+  assert.deepEqual(
+    (refused.problems as unknown as { line: number; col: number }[]).map((p) => [p.line, p.col]),
+    [[3, 12]],
+  );
 });

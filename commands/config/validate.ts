@@ -1,9 +1,10 @@
 /**
  * `the-loop config validate [--format text|json]`: checks the config that applies — the schema,
- * then the `hooks:` declaration (which keys suit which kind of hook, names, points, URLs, …),
+ * then the `hooks:` declaration (which keys suit which kind of hook, names, points, URLs, …) and
+ * the `loops:` (read strictly, with `routing.loop`; `commands/_loops.ts`),
  * without importing, contacting or running any hook. Prints `ok: PATH` (without a file: `ok: no
  * config file found in …; defaults apply`, naming where it looked), or exits 1 with every
- * problem of both checks on stderr, one `file:line:col: key: message` each. `--format json`
+ * problem of every check on stderr, one `file:line:col: key: message` each. `--format json`
  * prints the envelope (`commands/_envelope.ts`, `schema/cli/config-validate.json`) in every
  * outcome.
  *
@@ -16,6 +17,7 @@ import { loadCliConfig } from "../_config.ts";
 import { type CliContext, println } from "../context.ts";
 import { formatOption } from "../_output.ts";
 import { hooksProblems } from "../_declaration.ts";
+import { loopsProblems } from "../_loops.ts";
 import { configRef, configRefOf, jsonOnFailure, printEnvelope } from "../_envelope.ts";
 
 const COMMAND = "config validate";
@@ -43,7 +45,11 @@ async function validate(ctx: CliContext, opts: { format: "text" | "json" }): Pro
     if (!(error instanceof ProblemsError)) throw error; // printed by jsonOnFailure
     problems = error.problems;
   }
-  problems = [...problems, ...await hooksProblems(ctx, loaded, problems)].sort(byPosition);
+  problems = [
+    ...problems,
+    ...await hooksProblems(ctx, loaded, problems),
+    ...await loopsProblems(loaded, problems),
+  ].sort(byPosition);
   if (problems.length > 0) {
     if (opts.format === "json") {
       const config = loaded ? configRef(loaded) : await configRefOf(ctx);
