@@ -60,7 +60,6 @@ export {
 } from "./prompts.ts";
 export {
   type DispatchStack,
-  loopsOfConfig,
   openDispatch,
   type OpenDispatchOptions,
   openDryRun,

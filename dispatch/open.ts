@@ -133,14 +133,18 @@ async function templatesOf(routing: RoutingConfig): Promise<PromptTemplates> {
   });
 }
 
-/** The loops of `config` (the built-ins and its `loops:`); throws `ProblemsError`, located. */
+/**
+ * The loops of `config` (the built-ins and its `loops:`, `routing.loop` naming one of them);
+ * throws `ProblemsError`, located (`loopsOf` of `commands/_loops.ts` reads the same for the CLI).
+ */
 export function loopsOfConfig(
   config: CliConfig,
   o: Pick<OpenDispatchOptions, "locate" | "configPath"> = {},
 ): LoopSet {
-  return parseLoops((config as { loops?: unknown }).loops, {
+  return parseLoops(config.loops, {
     ...(o.configPath ? { file: o.configPath } : {}),
     ...(o.locate ? { locate: o.locate } : {}),
+    routingLoop: config.webhooks.ghWebhook.routing.loop,
   });
 }
 

@@ -24,6 +24,7 @@ import type { Command } from "commander";
 import { join } from "node:path";
 import { messageOf, UsageError } from "../../errors.ts";
 import type { ControlCommand } from "../../state/control.ts";
+import type { LoopSet } from "../../loops/mod.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
 import { type CliContext, println } from "../context.ts";
@@ -75,16 +76,14 @@ async function run(
   const actor = actorOf(flags, ctx);
   const { loaded, events, store, control } = await openSessions(ctx, "cli");
   // imported when a verb runs, not at every CLI start
-  const { admitControl, harnessEnder, loopsOfConfig, SessionControl } = await import(
-    "../../dispatch/mod.ts"
-  );
+  const { admitControl, harnessEnder, SessionControl } = await import("../../dispatch/mod.ts");
+  const { loopsOf } = await import("../_loops.ts");
   const { LoopStore } = await import("../../loops/mod.ts");
   // the loops as the daemon reads them, only where they matter: a start's --loop (loops that do
   // not read stop it, located) and a resume (they then leave the position alone); a pause or a
   // stop never depends on them
-  let loops: Awaited<ReturnType<typeof loopsOfConfig>> | undefined;
-  const readLoops = () =>
-    loopsOfConfig(loaded.config, { locate: loaded.locate, configPath: loaded.path });
+  let loops: LoopSet | undefined;
+  const readLoops = () => loopsOf(loaded);
   if (flags.loop !== undefined) loops = readLoops();
   else if (command === "resume") {
     try {

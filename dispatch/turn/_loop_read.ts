@@ -78,16 +78,12 @@ export async function writePosition(
 
 /** `routing.loop`: the loop an item walks when nothing chose one for it. */
 export function routingLoop(config: RoutingConfig): string {
-  const name = (config as { loop?: unknown }).loop;
-  return typeof name === "string" && name !== "" ? name : DEFAULT_LOOP;
+  return config.loop || DEFAULT_LOOP;
 }
 
 /** `routing.control.gateKeywords` (outcome → keyword), the defaults when the config has none. */
 export function gateKeywords(config: RoutingConfig): Record<string, string> {
-  const kw = (config.control as { gateKeywords?: unknown }).gateKeywords;
-  return kw && typeof kw === "object"
-    ? kw as Record<string, string>
-    : { ...DEFAULT_GATE_KEYWORDS };
+  return config.control.gateKeywords ?? { ...DEFAULT_GATE_KEYWORDS };
 }
 
 /** The name of the loop the item is to walk: its control record's `loop`, else `routing.loop`. */
@@ -96,8 +92,7 @@ export async function chosenLoop(turn: Turn): Promise<string> {
   try {
     record = await turn.deps.controlStore.get(turn.ref);
   } catch { /* no record: the routing's loop */ }
-  const chosen = (record as { loop?: unknown } | undefined)?.loop;
-  return typeof chosen === "string" && chosen !== "" ? chosen : routingLoop(turn.config);
+  return record?.loop || routingLoop(turn.config);
 }
 
 /** Whether `position` is still in its loop: active or escalated (completed: a new walk may begin). */

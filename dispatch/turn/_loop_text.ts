@@ -35,6 +35,11 @@ function orList(items: string[]): string {
   return `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
 }
 
+/** The outcomes of a human node a keyword can give (an empty keyword disables its outcome). */
+function gateOutcomes(node: LoopNode, keywords: Record<string, string>): string[] {
+  return Object.keys(node.next).filter((out) => gateKeyword(out, keywords).trim() !== "");
+}
+
 /** The verdict's lines: who decided what at which node, their comment fenced. */
 export function verdictText(v: VerdictNote): string {
   return `@${v.by} resolved the review at \`${v.node}\` with the verdict \`${v.outcome}\`. ` +
@@ -57,7 +62,7 @@ export function assignmentText(
   if (node.terminal) {
     parts.push(`${where} The loop is done: there is nothing more to finish here.`);
   } else if (node.actor === "human") {
-    const keywords = Object.keys(node.next).map((out) => gateKeyword(out, o.keywords));
+    const keywords = gateOutcomes(node, o.keywords).map((out) => gateKeyword(out, o.keywords));
     parts.push(
       `${where} A person will review the work here: they comment ${orList(keywords)}. ` +
         "Do not answer on their behalf; wait: their verdict reaches you as a new event.",
@@ -79,7 +84,7 @@ export function gateRequestText(
   node: LoopNode,
   keywords: Record<string, string>,
 ): string {
-  const outcomes = Object.keys(node.next);
+  const outcomes = gateOutcomes(node, keywords);
   const list = orList(outcomes.map((out) => gateKeyword(out, keywords)));
   const leads = outcomes.map((out) => `\`${gateKeyword(out, keywords)}\` → ${node.next[out]}`);
   return `⏸️ **the-loop** is waiting for a review at ${node.id}: comment ${list}\n\n` +
