@@ -319,9 +319,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
   const positions = new MemoryPositions();
   positions.trail = trail;
   const loops = { set: o.loops === true ? BUILTIN_LOOPS : o.loops || BUILTIN_LOOPS };
-  const loopPorts = o.loops
-    ? { positions: o.positions ?? positions, loops: () => loops.set }
-    : {};
+  const loopPorts = o.loops ? { positions: o.positions ?? positions, loops: () => loops.set } : {};
   const control = new SessionControl({
     sessions,
     control: controlStore,

@@ -77,7 +77,10 @@ Deno.test("loop=pdlc after the start keyword picks the item's loop, kept in its 
   assert.equal((await t.controlStore.get(REF))?.loop, "pdlc");
   const pos = t.positions.map.get(REF)!;
   assert.deepEqual([pos.loop, pos.node], ["pdlc", "requirements"]);
-  assert.match(t.runner.calls[0].prompt!, /walks the loop `pdlc` and stands at node `requirements`/);
+  assert.match(
+    t.runner.calls[0].prompt!,
+    /walks the loop `pdlc` and stands at node `requirements`/,
+  );
 });
 
 Deno.test("loop=NAME of a loop nobody declared: control.rejected unknown-loop, nothing recorded or spawned", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { closeEvent, comment, type Setup, setup, until } from "./_test_utils.ts";
+import { closeEvent, comment, itemEvent, type Setup, setup, until } from "./_test_utils.ts";
 import type { VerbResult } from "./types.ts";
 import { parseWorkItem } from "../state/work_item.ts";
 
@@ -70,10 +70,17 @@ Deno.test("adhoc walked to done: claim, gate comment, request-changes back to wo
   assert.equal(t.positions.map.get(REF)!.node, "work");
   await until(() => delivered(t).some((p) => p.includes("stands at node `work`")), "assignment");
   const assignment = delivered(t).find((p) => p.includes("stands at node `work`"))!;
-  assert.match(assignment, /^@alice resolved the review at `review` with the verdict `request-changes`/);
+  assert.match(
+    assignment,
+    /^@alice resolved the review at `review` with the verdict `request-changes`/,
+  );
   assert.match(assignment, /UNTRUSTED CONTENT[\s\S]*the-loop:request-changes the docs/);
   assert.match(assignment, /^- `the-loop advance --outcome done`$/m);
-  assert.ok(!delivered(t).some((p) => p.includes("Event: issue_comment") && p.includes("request-changes the docs")));
+  assert.ok(
+    !delivered(t).some((p) =>
+      p.includes("Event: issue_comment") && p.includes("request-changes the docs")
+    ),
+  );
   // done again, approve: completed
   assert.equal((await advance(t, "done")).exit, 0);
   assert.deepEqual(await t.dispatcher.dispatch(comment(1, "the-loop:approve")), {
@@ -196,7 +203,13 @@ Deno.test("an indecisive comment at a gate is delivered and the gate keeps waiti
   await using t = await setup({ loops: true });
   await t.dispatcher.dispatch(comment(1, START));
   await advance(t, "done");
-  for (const text of ["not approved yet, sorry", "I'd say `the-loop:approve` later", "> the-loop:approve"]) {
+  for (
+    const text of [
+      "not approved yet, sorry",
+      "I'd say `the-loop:approve` later",
+      "> the-loop:approve",
+    ]
+  ) {
     const out = await t.dispatcher.dispatch(comment(1, text));
     assert.equal(out.status, "delivered", text);
   }
@@ -330,7 +343,11 @@ Deno.test("closing the item completes its loop wherever it stood", async () => {
   const comments = t.github.comments.length;
   assert.equal((await t.dispatcher.dispatch(closeEvent(1))).status, "delivered");
   const pos = t.positions.map.get(REF)!;
-  assert.deepEqual([pos.node, pos.status, pos.history.at(-1)!.kind], ["review", "completed", "close"]);
+  assert.deepEqual([pos.node, pos.status, pos.history.at(-1)!.kind], [
+    "review",
+    "completed",
+    "close",
+  ]);
   const last = loopFacts(t).at(-1)!;
   assert.deepEqual([last.point, last.to_node, last.terminal], ["phase_changed", "review", true]);
   assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
@@ -379,4 +396,19 @@ Deno.test("sessions start --loop (the control action's loop) is kept in the star
   assert.equal((await t.controlStore.get(REF))?.loop, "pdlc");
   await t.control.apply("pause", item, origin, { loop: "pdlc" });
   assert.equal((await t.controlStore.get(REF))?.loop, undefined);
+});
+
+Deno.test("the loop's own loop:<phase> label events are settled phase-label, never delivered", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await quiet(t);
+  const calls = t.runner.calls.length;
+  for (const action of ["labeled", "unlabeled"]) {
+    const ev = { ...itemEvent(1, { action }), label: "loop:work" };
+    assert.deepEqual(await t.dispatcher.dispatch(ev), { status: "settled", reason: "phase-label" });
+  }
+  assert.equal(t.runner.calls.length, calls);
+  // another label still reaches the session
+  const other = { ...itemEvent(1, { action: "labeled" }), label: "bug" };
+  assert.equal((await t.dispatcher.dispatch(other)).status, "delivered");
 });

@@ -115,7 +115,10 @@ Deno.test("a dry run shows the loop transitions a cycle would make, and writes n
     ["github:octo/repo#1", "enter pdlc at requirements"],
     ["github:octo/repo#2", "resolve review with approve → done"],
   ]);
-  assert.match(dry.records.find((r) => r.action === "spawn")!.prompt!, /stands at node `requirements`/);
+  assert.match(
+    dry.records.find((r) => r.action === "spawn")!.prompt!,
+    /stands at node `requirements`/,
+  );
   // nothing written: #2's file as it was, none for #1
   assert.equal(await Deno.readTextFile(store.pathOf("github:octo/repo#2")), onDisk);
   assert.deepEqual(await listing(dir), ["github-octo-repo-2.json"]);

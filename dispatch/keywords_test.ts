@@ -153,10 +153,13 @@ Deno.test("loop=NAME right after the start keyword names the loop", () => {
     command: "start",
     loop: "pdlc",
   });
-  assert.deepEqual(parseControl("please the-loop:start-execution   loop=my-loop.v2 now", DEFAULTS), {
-    command: "start",
-    loop: "my-loop.v2",
-  });
+  assert.deepEqual(
+    parseControl("please the-loop:start-execution   loop=my-loop.v2 now", DEFAULTS),
+    {
+      command: "start",
+      loop: "my-loop.v2",
+    },
+  );
   assert.deepEqual(parseControl("the-loop start loop=adhoc", SPACED), {
     command: "start",
     loop: "adhoc",

@@ -139,7 +139,8 @@ export type SettledReason =
   | "command-rejected"
   | "command"
   | "verdict"
-  | "verdict-ignored";
+  | "verdict-ignored"
+  | "phase-label";
 
 /** Every settled reason, and what it says. */
 export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
@@ -160,6 +161,8 @@ export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
   "verdict": "a person's gate keyword resolved the item's gate (consumed, never delivered)",
   "verdict-ignored":
     "a gate keyword where no gate waits for it (or naming no outcome of the gate): nothing moved",
+  "phase-label":
+    "a `loop:<phase>` label added or removed (the loop's own publish): nothing to tell the agent",
 };
 
 /** The settled reasons that are also a `dispatch.dropped` event. */

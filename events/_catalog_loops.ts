@@ -72,8 +72,7 @@ export const LOOPS_EVENTS: Record<string, EventType> = {
     level: "info",
     fields: {
       ...TURN,
-      reason:
-        "string — not-at-gate | unauthorized | ambiguous | not-an-outcome | input-refused",
+      reason: "string — not-at-gate | unauthorized | ambiguous | not-an-outcome | input-refused",
       node: "string | null — the node the item stands at (null: it walks no loop)",
       actor: 'string — the comment\'s author ("" when nobody may act)',
       outcomes: "string[] — ambiguous only: the verdicts the comment named",

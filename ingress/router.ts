@@ -77,6 +77,7 @@ const RELEASES: Readonly<Record<SettledReason, boolean>> = {
   "command": false,
   "verdict": false,
   "verdict-ignored": false,
+  "phase-label": false,
 };
 
 /**

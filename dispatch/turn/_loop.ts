@@ -23,6 +23,7 @@ import {
   loopOf,
   type LoopPorts,
   loopPorts,
+  PHASE_LABEL_PREFIX,
   readPosition,
   standing,
 } from "./_loop_read.ts";
@@ -62,6 +63,14 @@ export async function loopName(turn: Turn): Promise<string> {
     if (standing(pos)) return pos.loop;
   } catch { /* a fact, not a step: the chosen loop then */ }
   return await chosenLoop(turn);
+}
+
+/** An item event adding or removing a `loop:<phase>` label while loops run (the loop's publish). */
+export function isPhaseLabel(turn: Turn): boolean {
+  const { event } = turn;
+  return turn.deps.positions !== undefined && event.kind === "item" &&
+    (event.action === "labeled" || event.action === "unlabeled") &&
+    (event.label ?? "").startsWith(PHASE_LABEL_PREFIX);
 }
 
 /** The loops' names a start may choose from; `undefined` when no loop runs in this dispatcher. */
@@ -215,7 +224,7 @@ function gateOutcomes(set: LoopSet, keywords: Record<string, string>): string[] 
   const all = new Set(Object.keys(keywords));
   for (const loop of set.values()) {
     for (const node of Object.values(loop.nodes)) {
-      if (node.actor === "human") for (const out of Object.keys(node.next)) all.add(out);
+      if (node.actor === "human") { for (const out of Object.keys(node.next)) all.add(out); }
     }
   }
   return [...all];

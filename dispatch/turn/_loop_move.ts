@@ -25,12 +25,7 @@ import type { Turn } from "./turn.ts";
 import { askPhaseChanged, askWaiting } from "./_call_sites.ts";
 import { postComment } from "./comments.ts";
 import { gateKeywords, type LoopPorts, PHASE_LABEL_PREFIX, writePosition } from "./_loop_read.ts";
-import {
-  assignmentText,
-  escalationText,
-  gateRequestText,
-  type VerdictNote,
-} from "./_loop_text.ts";
+import { assignmentText, escalationText, gateRequestText, type VerdictNote } from "./_loop_text.ts";
 
 /** What a move is, beyond the machine's answer. */
 export interface MoveOptions {
@@ -121,7 +116,11 @@ async function publish(turn: Turn, o: { from?: string; to: string }): Promise<vo
   try {
     await github.removeLabel(repoOf(item), item.number, remove);
   } catch (err) {
-    turn.emit("loop.label_failed", { label: remove, op: "remove", error: messageOf(err) }, "warning");
+    turn.emit(
+      "loop.label_failed",
+      { label: remove, op: "remove", error: messageOf(err) },
+      "warning",
+    );
   }
 }
 
@@ -214,13 +213,16 @@ export function deliverPrompt(turn: Turn, live: SessionRecord, prompt: string): 
     deliveryId: `loop-${turn.deps.uuid()}`,
     text: "",
   };
-  turn.deps.deliveries.add({ turn, live, event, prompt }).then((h) => {
-    if (h.outcome.status !== "delivered") {
-      turn.emit("loop.assignment_failed", {
-        status: h.outcome.status,
-        reason: reasonOf(h.outcome),
-      }, "warning");
-    }
-  }, (err) =>
-    turn.emit("loop.assignment_failed", { status: "failed", reason: messageOf(err) }, "warning"));
+  turn.deps.deliveries.add({ turn, live, event, prompt }).then(
+    (h) => {
+      if (h.outcome.status !== "delivered") {
+        turn.emit("loop.assignment_failed", {
+          status: h.outcome.status,
+          reason: reasonOf(h.outcome),
+        }, "warning");
+      }
+    },
+    (err) =>
+      turn.emit("loop.assignment_failed", { status: "failed", reason: messageOf(err) }, "warning"),
+  );
 }

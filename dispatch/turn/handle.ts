@@ -9,6 +9,9 @@
  * | presence                          | settled            | settled            | spawn policy               |
  * | close                             | closure            | closure            | closure (disarms)          |
  *
+ * With loops running, an item event adding or removing a `loop:<phase>` label (the loop's own
+ * publish) is settled `phase-label`.
+ *
  * A delivery id the session already took (or holds in a batch not yet delivered) is settled
  * `duplicate-delivery` first; one it marked in flight (before a paste whose note never came: a
  * crash) is delivered again, its prompt saying so. A delivery into a live session is handed to the session's batch
@@ -28,7 +31,7 @@ import { deliver } from "./deliver.ts";
 import { explainRefusal } from "./comments.ts";
 import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
-import { loopName, onGateComment } from "./_loop.ts";
+import { isPhaseLabel, loopName, onGateComment } from "./_loop.ts";
 import { onAnswer } from "./_ask.ts";
 
 /** Decides and does the turn's event. */
@@ -123,6 +126,8 @@ async function onPresence(turn: Turn, live: SessionRecord | undefined): Promise<
 
 /** `item` and `ci`: delivered to a live session; only an `item` may spawn, and only unstarted. */
 async function onOther(turn: Turn, live: SessionRecord | undefined): Promise<Answer> {
+  // the loop's own `loop:<phase>` label changes come back as events: nothing for the agent
+  if (isPhaseLabel(turn)) return turn.settled("phase-label");
   if (live?.status === "paused") return turn.dropped("session-paused");
   if (live) return deliver(turn, live, turn.event);
   await turn.deps.deliveries.drain(turn.ref);
