@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { CONFIG_TEMPLATE, loadConfig } from "./mod.ts";
 import { envOf, tempTree } from "./_test_utils.ts";
+import { parseLoops } from "../loops/mod.ts";
 
 Deno.test("the starter template points editors at the schema and validates", async () => {
   assert.equal(
@@ -32,6 +33,9 @@ Deno.test("the template's commented examples validate once uncommented", async (
   assert.equal(loaded.config.eventLog.path, join(dir, ".the-loop/logs/events.jsonl"));
   assert.equal(loaded.config.polling.sources[0].repos[0], "octo/repo");
   assert.equal(loaded.config.hooks.length, 2);
+  assert.equal(loaded.config.webhooks.ghWebhook.routing.loop, "adhoc");
+  const loops = parseLoops(loaded.config.loops, { locate: loaded.locate });
+  assert.deepEqual([...loops.keys()], ["adhoc", "pdlc", "explore"]);
   assert.deepEqual(loaded.config.webhooks.ghWebhook.routing.harnessArgs.claude, [
     "--permission-mode",
     "acceptEdits",

@@ -98,12 +98,14 @@ export function parseLoops(value: unknown, opts: ParseLoopsOptions): LoopSet {
     const loop = parseLoop(c, name, raw);
     if (loop) loops.set(name, loop);
   }
-  if (opts.routingLoop !== undefined && !loops.has(opts.routingLoop)) {
-    const guess = didYouMean(opts.routingLoop, [...loops.keys()]);
+  // a loop declared with problems of its own is still a name routing.loop may give
+  const names = [...new Set([...BUILTIN_NAMES, ...Object.keys(isMapping(value) ? value : {})])];
+  if (opts.routingLoop !== undefined && !names.includes(opts.routingLoop)) {
+    const guess = didYouMean(opts.routingLoop, names);
     c.add(
       ROUTING_LOOP_PATH,
       `names no loop: ${show(opts.routingLoop)} (${guess ? `did you mean "${guess}"? ` : ""}` +
-        `the loops: ${[...loops.keys()].join(", ")})`,
+        `the loops: ${names.join(", ")})`,
     );
   }
   if (c.problems.length > 0) {

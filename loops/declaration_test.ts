@@ -326,3 +326,11 @@ Deno.test("the message heads the problems with their count", async () => {
   );
   assert.throws(parse, (e: Error) => e.message.startsWith("2 problems in the loops:\n  "));
 });
+
+Deno.test("routing.loop naming a loop with problems of its own is no problem more", async () => {
+  const yaml = REVIEW.replace("start: work", "start: nowhere") +
+    "webhooks:\n  ghWebhook:\n    routing:\n      loop: review\n";
+  const found = await problems(yaml);
+  assert.equal(found.length, 1, found.join("\n"));
+  assert.match(found[0], /loops\.review\.start/);
+});

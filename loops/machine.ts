@@ -156,7 +156,8 @@ export function advance(
 
 /**
  * The item closed: its loop completes wherever it stood (a `close` transition by `by`); the
- * phase change says `terminal: true` with the phase unchanged.
+ * phase change says `terminal: true` with the phase unchanged. A position already `completed`
+ * is the caller's to leave alone (completing it again records a second close).
  */
 export function complete(loop: LoopDef, pos: Position, o: { by: string; now: Date }): Move {
   const node = nodeOf(loop, pos.node);

@@ -32,6 +32,7 @@ Deno.test("--help lists every command and exits 0", async () => {
     "sessions",
     "events",
     "hooks",
+    "loops",
     "completions",
   ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));
