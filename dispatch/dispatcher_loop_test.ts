@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { closeEvent, comment, itemEvent, type Setup, setup, until } from "./_test_utils.ts";
 import type { VerbResult } from "./types.ts";
 import { parseWorkItem } from "../state/work_item.ts";
+import { BUILTIN_LOOPS, type LoopDef } from "../loops/mod.ts";
 
 const START = "the-loop:start-execution";
 const REF = "github:octo/repo#1";
@@ -411,4 +412,51 @@ Deno.test("the loop's own loop:<phase> label events are settled phase-label, nev
   // another label still reaches the session
   const other = { ...itemEvent(1, { action: "labeled" }), label: "bug" };
   assert.equal((await t.dispatcher.dispatch(other)).status, "delivered");
+});
+
+Deno.test("a loop starting at a human node: the spawn prompt says a person reviews; the request comment after phase_changed", async () => {
+  const gate = (id: string, next: Record<string, string>) => ({
+    id,
+    phase: id,
+    actor: "human" as const,
+    next,
+    prompt: "",
+    terminal: false,
+    maxAttempts: 3,
+  });
+  const triage: LoopDef = {
+    name: "triage",
+    start: "triage",
+    builtin: false,
+    nodes: {
+      triage: gate("triage", { accept: "fix", reject: "closed" }),
+      fix: { ...gate("fix", { done: "closed" }), actor: "agent", prompt: "Fix it." },
+      closed: { ...gate("closed", {}), actor: undefined, terminal: true },
+    },
+  };
+  await using t = await setup({
+    loops: new Map([...BUILTIN_LOOPS, ["triage", triage]]),
+    routing: (r) => Object.assign(r, { loop: "triage" }),
+  });
+  await t.dispatcher.dispatch(comment(1, START));
+  assert.match(t.runner.calls[0].prompt!, /stands at node `triage`[\s\S]*A person will review/);
+  assert.match(t.runner.calls[0].prompt!, /`the-loop:accept` or `the-loop:reject`/);
+  const from = t.trail.indexOf("put triage");
+  assert.deepEqual(t.trail.slice(from), [
+    "put triage",
+    "hook:phase_changed",
+    "+loop:triage",
+    "comment",
+    "hook:waiting_for_input",
+  ]);
+  assert.match(
+    t.github.comments.at(-1)!.body,
+    /waiting for a review at triage: comment `the-loop:accept` or `the-loop:reject`/,
+  );
+  await t.dispatcher.dispatch(comment(1, "the-loop:accept"));
+  await until(() => delivered(t).some((p) => p.includes("Fix it.")), "the fix assignment");
+  assert.match(
+    delivered(t).find((p) => p.includes("Fix it."))!,
+    /^- `the-loop advance --outcome done`$/m,
+  );
 });
