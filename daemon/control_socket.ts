@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { deadline, DeadlineError, settlesWithin } from "../async/mod.ts";
 import { messageOf } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
@@ -35,6 +36,20 @@ export const READ_TIMEOUT_MS = 5_000;
 export const CLOSE_GRACE_MS = 5_000;
 /** The longest path a Unix socket may be bound at on Linux (`sun_path` is 108 bytes with its NUL). */
 export const MAX_SOCKET_PATH_BYTES = 107;
+
+/** Which daemon a socket is: `poll start`'s or `gh-webhook start`'s. */
+export type DaemonName = "poll" | "gh-webhook";
+
+/** Each daemon's control socket's file name under `state.root`. */
+export const CONTROL_SOCKETS: Record<DaemonName, string> = {
+  "poll": "poll.sock",
+  "gh-webhook": "gh-webhook.sock",
+};
+
+/** The control socket of `daemon` under `stateRoot`. */
+export function controlSocketPath(stateRoot: string, daemon: DaemonName): string {
+  return join(stateRoot, CONTROL_SOCKETS[daemon]);
+}
 
 /** One answer line: what the CLI exits with, one line for people, and the `--format json` data. */
 export interface ControlResponse {

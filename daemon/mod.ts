@@ -30,6 +30,9 @@ export {
 } from "./trouble.ts";
 export {
   checkSocketPath,
+  CONTROL_SOCKETS,
+  controlSocketPath,
+  type DaemonName,
   type ControlResponse,
   type ControlServer,
   type ControlServerOptions,

@@ -16,6 +16,7 @@ import { DAEMON_EVENTS } from "./_catalog_daemon.ts";
 import { WORKSPACE_EVENTS } from "./_catalog_workspace.ts";
 import { SESSIONS_EVENTS } from "./_catalog_sessions.ts";
 import { DISPATCH_EVENTS } from "./_catalog_dispatch.ts";
+import { CONTROL_EVENTS } from "./_catalog_control.ts";
 import type { EventType, Level } from "./_event_type.ts";
 
 export { type EventType, type Level, LEVELS } from "./_event_type.ts";
@@ -192,6 +193,7 @@ export const EVENT_TYPES: Record<string, EventType> = {
   ...WORKSPACE_EVENTS,
   ...SESSIONS_EVENTS,
   ...DISPATCH_EVENTS,
+  ...CONTROL_EVENTS,
 };
 
 /** Is `event` in the catalog? */
