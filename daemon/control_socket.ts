@@ -242,7 +242,10 @@ export async function readLine(
 }
 
 /** Writes all of `bytes`. */
-export async function writeAll(conn: { write(p: Uint8Array): Promise<number> }, bytes: Uint8Array): Promise<void> {
+export async function writeAll(
+  conn: { write(p: Uint8Array): Promise<number> },
+  bytes: Uint8Array,
+): Promise<void> {
   let rest = bytes;
   while (rest.length > 0) rest = rest.subarray(await conn.write(rest));
 }

@@ -155,7 +155,8 @@ Deno.test("serveControl: a path too long for a Unix socket is refused naming it"
   const path = `/tmp/${"d".repeat(120)}/poll.sock`;
   await assert.rejects(
     serveControl({ path, handle: () => Promise.resolve({ exit: 0, message: "" }) }),
-    (e: Error) => e.message.includes(path) && /more than the 107/.test(e.message) &&
+    (e: Error) =>
+      e.message.includes(path) && /more than the 107/.test(e.message) &&
       /shorter path/.test(e.message),
   );
 });

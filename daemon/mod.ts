@@ -31,11 +31,11 @@ export {
 export {
   checkSocketPath,
   CONTROL_SOCKETS,
-  controlSocketPath,
-  type DaemonName,
   type ControlResponse,
   type ControlServer,
   type ControlServerOptions,
+  controlSocketPath,
+  type DaemonName,
   MAX_REQUEST_BYTES,
   MAX_SOCKET_PATH_BYTES,
   serveControl,

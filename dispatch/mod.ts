@@ -72,9 +72,9 @@ export {
 export {
   LAUNCHER_DIR,
   LAUNCHER_NAME,
-  launcherScript,
   type LauncherOptions,
-  type SessionEnvOptions,
+  launcherScript,
   sessionEnvFor,
+  type SessionEnvOptions,
   writeLauncher,
 } from "./agent_env.ts";

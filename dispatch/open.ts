@@ -19,7 +19,7 @@ import { RegistryDir, type SessionRecord } from "../state/registry.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
 import { DryRunDispatcher } from "./dry_run.ts";
-import { type SessionEnvOptions, sessionEnvFor } from "./agent_env.ts";
+import { sessionEnvFor, type SessionEnvOptions } from "./agent_env.ts";
 import { adapterFor } from "./harness/mod.ts";
 import { loadTemplates, type PromptTemplates } from "./prompts.ts";
 import { harnessEnvironment, ProcessRunner, TmuxRunner } from "./runners/mod.ts";

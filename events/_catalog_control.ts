@@ -34,7 +34,8 @@ export const CONTROL_EVENTS: Record<string, EventType> = {
       verb: VERB,
       work_item: ITEM,
       via: "string — the daemon that answered: poll | gh-webhook",
-      exit: "number — the exit code the CLI exits with: 0 done (or a no-op), 1 refused or failed, 2 malformed",
+      exit:
+        "number — the exit code the CLI exits with: 0 done (or a no-op), 1 refused or failed, 2 malformed",
     },
   },
   "control.verb_refused": {

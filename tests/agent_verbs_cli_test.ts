@@ -141,3 +141,29 @@ Deno.test("a running poller's control endpoint: mode 0600, reply spawns nothing,
   }
   await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound, "a stopped daemon's socket goes");
 });
+
+Deno.test("a running gh-webhook's control endpoint: the verbs find gh-webhook.sock from the config", async () => {
+  await using gh = await FakeGitHub.start({ token: TOKEN });
+  gh.world.addRepo("octo/repo");
+  const dir = tree({ ".the-loop/cli-config.yaml": config(gh.url) });
+  const root = join(dir, ".the-loop");
+  const env = { VERBS_TOKEN: TOKEN, THE_LOOP_GH_WEBHOOK_SECRET: "s3cret" };
+  const daemon = spawnCli(["gh-webhook", "start", "--port", "0"], { cwd: dir, env });
+  const output = readOutput(daemon);
+  const socket = join(root, "gh-webhook.sock");
+  try {
+    await until("gh-webhook: listening", () => output.out.stdout.includes("gh-webhook: listening"));
+    assert.equal((await Deno.lstat(socket)).mode! & 0o777, 0o600);
+    const r = await cli(["advance", REF, "--outcome", "done"], {
+      cwd: dir,
+      env: { ...env, THE_LOOP_SESSION: "forged" },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /this session may act only on its own work item/, "it was answered");
+  } finally {
+    daemon.kill("SIGTERM");
+    await daemon.status;
+    await output.done;
+  }
+  await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound);
+});

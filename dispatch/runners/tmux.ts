@@ -283,7 +283,12 @@ export class TmuxRunner implements HarnessRunner {
     const size = tmuxArgv(this.#cli, [[...envWords(paneEnv), ...full]])
       .reduce((n, a) => n + ENC.encode(a).length + 1, 0);
     const pasteAfter = size > MAX_BOOT_BYTES && prompt !== "";
-    await startIn(this.#cli, {
+    // tmux gives a new pane the PATH of the command-line client that asked for it, over `-e`
+    // (not a control client's): the session's PATH goes in that client's environment too
+    const cli = s.env?.PATH === undefined
+      ? this.#cli
+      : { ...this.#cli, env: { ...this.#cli.env, PATH: s.env.PATH } };
+    await startIn(cli, {
       name,
       cwd: s.cwd,
       argv: pasteAfter ? wrap([adapter.program, ...args("")]) : full,
