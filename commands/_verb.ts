@@ -20,10 +20,16 @@
  * @module
  */
 import { dirname } from "node:path";
-import { UsageError } from "../errors.ts";
+import { messageOf, UsageError } from "../errors.ts";
 import { parseWorkItem } from "../state/work_item.ts";
 import { type CliContext, println } from "./context.ts";
-import { type ConfigRef, configRef, printEnvelope, problemsOfError } from "./_envelope.ts";
+import {
+  type ConfigRef,
+  configRef,
+  configRefOf,
+  printEnvelope,
+  problemsOfError,
+} from "./_envelope.ts";
 import { loadCliConfig } from "./_config.ts";
 
 /** A verb's name, as the request and the envelope's `command` say it. */
@@ -84,15 +90,16 @@ export async function runVerb(call: VerbCall, ctx: CliContext): Promise<void> {
   let config: ConfigRef | null = null;
   let socket: string | null = null;
   const json = call.format === "json";
-  const fail = (message: string, data: Record<string, unknown> | null = null): never => {
+  const fail = (why: string | Error, data: Record<string, unknown> | null = null): never => {
+    const error = typeof why === "string" ? new Error(why) : why;
     if (json) {
       printEnvelope(ctx, call.verb, {
         ok: false,
         config,
-        problems: problemsOfError(new Error(message)),
-      }, { verb: call.verb, workItem: ref, socket, exit: 1, message, data });
+        problems: problemsOfError(error),
+      }, { verb: call.verb, workItem: ref, socket, exit: 1, message: messageOf(error), data });
     }
-    throw new Error(message);
+    throw error;
   };
   const capability = ctx.env("THE_LOOP_SESSION")?.trim();
   if (call.needsCapability && !capability) {
@@ -105,7 +112,8 @@ export async function runVerb(call: VerbCall, ctx: CliContext): Promise<void> {
   try {
     where = await socketsOf(ctx);
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    config = await configRefOf(ctx); // the config that did not load
+    return fail(error instanceof Error ? error : new Error(String(error)));
   }
   config = where.config;
   const { callControl, NotRunningError } = await import("../daemon/mod.ts");

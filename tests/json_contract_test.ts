@@ -25,6 +25,7 @@ const SCHEMAS = [
   "gh-webhook-status",
   "poll-dry-run",
   "sessions-list",
+  "verb",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -158,6 +159,11 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     [["gh-webhook", "status", "--format", "json"], "gh-webhook-status", {}],
     [["poll", "start", "--dry-run", "--format", "json"], "poll-dry-run", {}],
     [["sessions", "list", "--format", "json"], "sessions-list", { sessions: [] }],
+    [
+      ["reply", "github:octo/repo#1", "--text", "yes", "--actor", "alice", "--format", "json"],
+      "verb",
+      { workItem: "github:octo/repo#1", socket: null },
+    ],
   ];
   for (const [label, files, config] of BROKEN) {
     const cwd = tree(files);
