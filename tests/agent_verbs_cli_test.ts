@@ -167,3 +167,72 @@ Deno.test("a running gh-webhook's control endpoint: the verbs find gh-webhook.so
   }
   await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound);
 });
+
+Deno.test("a spawned session holds its capability, its item, the socket and the launcher; `the-loop advance` from it reaches the daemon", async () => {
+  await using gh = await FakeGitHub.start({ token: TOKEN });
+  gh.world.addRepo("octo/repo");
+  const issue = gh.world.addIssue("octo/repo", {
+    labels: ["the-loop: auto-execute"],
+    user: "alice",
+  });
+  gh.world.addComment("octo/repo", issue.number, "the-loop:start-execution", "alice");
+  const ref = `github:octo/repo#${issue.number}`;
+  const dir = tree({ ".the-loop/cli-config.yaml": config(gh.url) });
+  const root = join(dir, ".the-loop");
+  const harnessLog = join(dir, "harness.jsonl");
+  const env = {
+    VERBS_TOKEN: TOKEN,
+    PATH: pathWithFakes(),
+    FAKE_HARNESS_LOG: harnessLog,
+    GH_TOKEN: "daemon-only-token-81f3",
+  };
+  const daemon = spawnCli(["poll", "start"], { cwd: dir, env });
+  const output = readOutput(daemon);
+  try {
+    await until(
+      "the harness booted",
+      async () => (await readHarnessLog(harnessLog)).some((e) => e.event === "boot"),
+    );
+    const boot = (await readHarnessLog(harnessLog)).find((e) => e.event === "boot")!;
+    const environ = boot.environ!;
+    assert.ok(environ, "the fake harness logged its environ");
+    const key = await Deno.readFile(join(root, "session.key"));
+    assert.equal(
+      environ.THE_LOOP_SESSION,
+      createHmac("sha256", key).update(ref).digest("base64url"),
+    );
+    assert.equal(environ.THE_LOOP_WORK_ITEM, ref);
+    assert.equal(environ.THE_LOOP_CONTROL, join(root, "poll.sock"));
+    assert.ok(environ.PATH.includes(`${join(root, "bin")}:`), environ.PATH);
+    assert.ok(!Object.values(environ).includes(TOKEN), "no daemon token in the session");
+    assert.ok(!Object.values(environ).includes(env.GH_TOKEN), "no daemon GH_TOKEN in the session");
+    // the agent's own command line: `the-loop` found on the session's PATH, no REF, no socket
+    const session = ["THE_LOOP_SESSION", "THE_LOOP_WORK_ITEM", "THE_LOOP_CONTROL", "PATH", "HOME"];
+    const r = await new Deno.Command("sh", {
+      args: ["-c", "the-loop advance --outcome done"],
+      cwd: dir,
+      env: {
+        ...Object.fromEntries(session.map((n) => [n, environ[n] ?? ""])),
+        DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+      },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(r.stderr) + new TextDecoder().decode(r.stdout);
+    assert.doesNotMatch(
+      said,
+      /may act only on its own work item|no the-loop daemon|not found/,
+      said,
+    );
+    const events = await Deno.readTextFile(join(root, "logs", "events.jsonl"));
+    const verbs = events.split("\n").filter((l) => l.includes('"control.verb"'));
+    assert.equal(verbs.length, 1, "the daemon answered the verb");
+    assert.equal(JSON.parse(verbs[0]).work_item, ref);
+    assert.ok(!events.includes(environ.THE_LOOP_SESSION), "the capability is never logged");
+  } finally {
+    daemon.kill("SIGTERM");
+    await daemon.status;
+    await output.done;
+  }
+});
