@@ -3,7 +3,8 @@
  * `<state.root>/gh-webhook.sock`) through which the CLI's verbs (`advance`, `ask`, `reply`) reach
  * the running daemon. {@linkcode serveControl} binds it — a stale socket file at the path removed
  * first (the caller holds the daemon's pidfile lock, so a socket there is a dead daemon's), mode
- * 0600 right after the bind — and answers each connection with one line:
+ * 0600 before it can be reached (bound in a private folder, then renamed into place) — and
+ * answers each connection with one line:
  *
  * | the client sends …                             | the answer                               |
  * | ---------------------------------------------- | ---------------------------------------- |
@@ -23,7 +24,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { deadline, DeadlineError, settlesWithin } from "../async/mod.ts";
 import { messageOf } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
@@ -111,23 +112,38 @@ async function clearStale(path: string): Promise<void> {
   await Deno.remove(path);
 }
 
+/**
+ * Binds a Unix socket at `path`, mode 0600 before anyone can connect: bound in a folder of its
+ * own (mode 0700), made 0600 there, then renamed into place (a socket keeps its listener when
+ * renamed). When that folder's path would be too long for a socket, it is bound in place and
+ * made 0600 right after.
+ */
+async function bindPrivate(path: string): Promise<Deno.UnixListener> {
+  const dir = join(dirname(path), `.ctl-${crypto.randomUUID().slice(0, 8)}`);
+  const inDir = join(dir, "s");
+  const staged = new TextEncoder().encode(inDir).length <= MAX_SOCKET_PATH_BYTES;
+  const at = staged ? inDir : path;
+  let listener: Deno.UnixListener | undefined;
+  try {
+    if (staged) await Deno.mkdir(dir, { mode: 0o700 });
+    listener = Deno.listen({ transport: "unix", path: at });
+    await Deno.chmod(at, 0o600);
+    if (staged) await Deno.rename(at, path);
+    return listener;
+  } catch (error) {
+    listener?.close();
+    await Deno.remove(at).catch(() => {});
+    throw new Error(`cannot bind the control socket ${path}: ${messageOf(error)}`);
+  } finally {
+    if (staged) await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 /** Binds the socket and serves it: see the module doc. */
 export async function serveControl(o: ControlServerOptions): Promise<ControlServer> {
   checkSocketPath(o.path);
   await clearStale(o.path);
-  let listener: Deno.UnixListener;
-  try {
-    listener = Deno.listen({ transport: "unix", path: o.path });
-  } catch (error) {
-    throw new Error(`cannot bind the control socket ${o.path}: ${messageOf(error)}`);
-  }
-  try {
-    await Deno.chmod(o.path, 0o600);
-  } catch (error) {
-    listener.close();
-    await Deno.remove(o.path).catch(() => {});
-    throw new Error(`cannot make the control socket ${o.path} private: ${messageOf(error)}`);
-  }
+  const listener = await bindPrivate(o.path);
   o.events?.emit("control.listening", { path: o.path });
   const closing = new AbortController();
   const inHand = new Set<Promise<void>>();

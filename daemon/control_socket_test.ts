@@ -40,6 +40,11 @@ Deno.test("serveControl: one request line in, the handler's answer out; the sock
   try {
     assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
     assert.ok((await Deno.lstat(path)).isSocket);
+    assert.deepEqual(
+      (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name),
+      ["poll.sock"],
+      "bound in a private folder, renamed into place, the folder gone",
+    );
     const r = await callControl(path, { v: 1, verb: "reply", ref: "github:o/r#1" });
     assert.deepEqual(r, { exit: 0, message: "did reply", data: { n: 1 } });
     assert.deepEqual(seen, [{ v: 1, verb: "reply", ref: "github:o/r#1" }]);
