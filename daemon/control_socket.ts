@@ -94,7 +94,7 @@ export function checkSocketPath(path: string): void {
   }
 }
 
-/** Removes a dead daemon's socket at `path`; throws when something else is there. */
+/** Removes a dead daemon's socket at `path`; throws when a live one or something else is there. */
 async function clearStale(path: string): Promise<void> {
   let info: Deno.FileInfo;
   try {
@@ -109,7 +109,18 @@ async function clearStale(path: string): Promise<void> {
         `state.root another folder`,
     );
   }
-  await Deno.remove(path);
+  // the caller holds its pidfile's lock, but another pidfile (`--pidfile`) is another lock
+  try {
+    (await Deno.connect({ transport: "unix", path })).close();
+  } catch {
+    await Deno.remove(path); // nothing listens: a dead daemon's
+    return;
+  }
+  throw new Error(
+    `another daemon already serves the control socket ${path}: one poller and one gh-webhook ` +
+      "per state.root (a second --pidfile does not make room); stop it, or give this one " +
+      "another state.root",
+  );
 }
 
 /**

@@ -143,6 +143,12 @@ Deno.test("serveControl: a dead daemon's socket file is replaced; another file i
       handle: () => Promise.resolve({ exit: 0, message: "ok" }),
     });
     assert.equal((await callControl(path, {})).message, "ok");
+    // a live daemon's socket is never taken over
+    await assert.rejects(
+      serveControl({ path, handle: () => Promise.resolve({ exit: 0, message: "" }) }),
+      /another daemon already serves the control socket/,
+    );
+    assert.equal((await callControl(path, {})).message, "ok", "the first one still answers");
     await server.close();
     const other = join(dir, "file.sock");
     await Deno.writeTextFile(other, "keep me");
