@@ -17,6 +17,9 @@ import * as ghWebhook from "./gh_webhook/mod.ts";
 import * as sessions from "./sessions/mod.ts";
 import * as completions from "./completions.ts";
 import * as poll from "./poll/mod.ts";
+import * as advance from "./advance.ts";
+import * as ask from "./ask.ts";
+import * as reply from "./reply.ts";
 
 /** A command module: adds its command (and subcommands) to the program. */
 export interface CommandModule {
@@ -30,6 +33,9 @@ export const COMMANDS: readonly CommandModule[] = [
   poll,
   ghWebhook,
   sessions,
+  advance,
+  ask,
+  reply,
   events,
   hooks,
   loops,

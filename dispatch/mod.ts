@@ -22,6 +22,9 @@ export {
   SETTLED_REASONS,
   type SettledReason,
   type Subject,
+  type VerbName,
+  type VerbRequest,
+  type VerbResult,
   type Via,
 } from "./types.ts";
 export { parseControl, type ParsedControl } from "./keywords.ts";
@@ -66,3 +69,12 @@ export {
   type OpenDryRunOptions,
   remoteOf,
 } from "./open.ts";
+export {
+  LAUNCHER_DIR,
+  LAUNCHER_NAME,
+  type LauncherOptions,
+  launcherScript,
+  sessionEnvFor,
+  type SessionEnvOptions,
+  writeLauncher,
+} from "./agent_env.ts";

@@ -21,9 +21,10 @@ import { RegistryDir, type SessionRecord } from "../state/registry.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
 import { DryRunDispatcher, readOnlyPositions } from "./dry_run.ts";
+import { sessionEnvFor, type SessionEnvOptions } from "./agent_env.ts";
 import { adapterFor } from "./harness/mod.ts";
 import { loadTemplates, type PromptTemplates } from "./prompts.ts";
-import { ProcessRunner, TmuxRunner } from "./runners/mod.ts";
+import { harnessEnvironment, ProcessRunner, TmuxRunner } from "./runners/mod.ts";
 import type { DispatchGitHub, DispatchHooks, HarnessName, HarnessRunner } from "./seams.ts";
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
 import { ClaudeTrust } from "./trust/mod.ts";
@@ -65,6 +66,12 @@ export interface OpenDispatchOptions {
    * `routing.harnessEnv`/`agentToken` name reach the agent); default `Deno.env.toObject()`.
    */
   baseEnv?: Record<string, string>;
+  /**
+   * The control endpoint's part of each session's environment (`agent_env.ts`: its capability,
+   * its work item, the socket, `PATH` with `binDir` first, then the PATH the harness gets);
+   * none: sessions get none of it (and cannot run the verbs).
+   */
+  sessionEnv?: Omit<SessionEnvOptions, "basePath">;
 }
 
 /** The stack, and how to hand it a reloaded config. */
@@ -82,6 +89,18 @@ export interface DispatchStack {
 export function remoteOf(template: string, item: WorkItemRef): string {
   return template.replaceAll("{host}", item.host).replaceAll("{owner}", item.owner)
     .replaceAll("{repo}", item.repo);
+}
+
+/** The PATH a harness gets from the daemon's environment (the allowlist's, or `harnessEnv`'s). */
+function harnessPath(
+  o: Pick<OpenDispatchOptions, "config" | "baseEnv">,
+  routing: RoutingConfig,
+): string | undefined {
+  return harnessEnvironment({
+    base: o.baseEnv ?? Deno.env.toObject(),
+    harnessEnv: routing.harnessEnv,
+    withhold: [o.config.webhooks.ghWebhook.secretEnv],
+  }).PATH;
 }
 
 function runnerOf(
@@ -217,6 +236,8 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     spawnWorkdir: routing().spawnWorkdir || o.cwd,
     loops: () => loops,
     positions,
+    sessionEnv: o.sessionEnv &&
+      sessionEnvFor({ ...o.sessionEnv, basePath: harnessPath(o, routing()) }),
   });
   return {
     dispatcher,

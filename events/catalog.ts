@@ -17,6 +17,7 @@ import { WORKSPACE_EVENTS } from "./_catalog_workspace.ts";
 import { SESSIONS_EVENTS } from "./_catalog_sessions.ts";
 import { DISPATCH_EVENTS } from "./_catalog_dispatch.ts";
 import { LOOPS_EVENTS } from "./_catalog_loops.ts";
+import { CONTROL_EVENTS } from "./_catalog_control.ts";
 import type { EventType, Level } from "./_event_type.ts";
 
 export { type EventType, type Level, LEVELS } from "./_event_type.ts";
@@ -194,6 +195,7 @@ export const EVENT_TYPES: Record<string, EventType> = {
   ...SESSIONS_EVENTS,
   ...DISPATCH_EVENTS,
   ...LOOPS_EVENTS,
+  ...CONTROL_EVENTS,
 };
 
 /** Is `event` in the catalog? */

@@ -5,6 +5,8 @@
  * {@linkcode ConfigReloader} (`daemon/reload.ts`: a `stat`, a re-read only when the file may have
  * changed, a rebuild only when its content did) and hands a changed config to the stack
  * (`Ingress.reconfigure`: the router's policy, the dispatcher's settings, new warnings told once).
+ * Asked for (`control`), it also serves the daemon's control endpoint over the stack
+ * (`control.ts`), closed first at {@linkcode LiveIngress.close}.
  *
  * | the token's check at start          | then                                             |
  * | ----------------------------------- | ------------------------------------------------ |
@@ -16,10 +18,18 @@
  * @module
  */
 import type { CliConfig, EnvReader, LoadedConfig } from "../config/mod.ts";
-import { ConfigReloader, failureKindOf, failureLine, type Trouble } from "../daemon/mod.ts";
+import {
+  ConfigReloader,
+  type ControlServer,
+  failureKindOf,
+  failureLine,
+  type Trouble,
+} from "../daemon/mod.ts";
+import type { Via } from "../dispatch/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import { messageOf } from "../errors.ts";
 import { resolveTokenFromConfig } from "../github/mod.ts";
+import { prepareControl, serveVerbs } from "./control.ts";
 import { type Ingress, openIngress } from "./stack.ts";
 import type { IngressEvent, RouteResult, RouteSink } from "./types.ts";
 
@@ -38,6 +48,11 @@ export interface LiveIngressOptions {
   signal?: AbortSignal;
   /** The token's check at start says through it; {@linkcode LiveIngress.sink} tells it a route that threw. */
   trouble: Trouble;
+  /**
+   * Serve the control endpoint of this daemon (`control.ts`): `<state.root>/<via>.sock`, the
+   * session key and the launcher made ready, each session given its environment. Absent: none.
+   */
+  control?: { via: Via };
 }
 
 /** The stack, kept up to date with the config file. */
@@ -50,13 +65,21 @@ export interface LiveIngress {
   refresh(opts?: { asOf?: number }): Promise<CliConfig>;
   /** The router as a sink that refreshes before each event; a route that throws is told to `trouble`. */
   readonly sink: RouteSink;
-  /** Waits for the stack's work in hand (`Ingress.drain`), then writes the ETag cache. */
+  /** The control endpoint, when asked for (`control`). */
+  readonly control?: ControlServer;
+  /**
+   * Closes the control endpoint, waits for the stack's work in hand (`Ingress.drain`), then
+   * writes the ETag cache.
+   */
   close(): Promise<void>;
 }
 
 /** Opens the stack; throws (naming the ways to give one) when no token is found or GitHub refuses it. */
 export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngress> {
   const token = o.token ?? (await resolveTokenFromConfig(o.loaded.config, o.env)).token;
+  const prepared = o.control
+    ? await prepareControl({ stateRoot: o.loaded.config.state.root, via: o.control.via })
+    : undefined;
   const ingress = await openIngress({
     loaded: o.loaded,
     cwd: o.cwd,
@@ -65,9 +88,20 @@ export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngres
     events: o.events,
     signal: o.signal,
     warn: o.warn,
+    sessionEnv: prepared?.sessionEnv,
   });
+  let control: ControlServer | undefined;
   try {
     await checkToken(ingress.github, o.trouble); // a bad token stops the start
+    if (prepared && o.control) {
+      control = await serveVerbs({
+        socketPath: prepared.socketPath,
+        key: prepared.key,
+        via: o.control.via,
+        dispatcher: ingress.dispatcher,
+        events: o.events,
+      });
+    }
   } catch (error) {
     await ingress.drain().catch(() => {});
     throw error;
@@ -85,6 +119,7 @@ export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngres
   };
   return {
     ingress,
+    control,
     refresh,
     sink: {
       async route(event: IngressEvent, opts?: { signal?: AbortSignal }): Promise<RouteResult> {
@@ -98,6 +133,7 @@ export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngres
       },
     },
     close: async () => {
+      await control?.close(); // no verb starts once the dispatcher goes
       await ingress.drain();
       await ingress.github.flush();
     },

@@ -19,6 +19,7 @@ import {
   JOURNAL_FILE,
   JournalDispatcher,
   openDispatch,
+  type OpenDispatchOptions,
 } from "../dispatch/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import { ghProgramWarnings, GitHubClient } from "../github/mod.ts";
@@ -48,6 +49,8 @@ export interface IngressOptions {
   dispatcher?: Dispatcher;
   /** Keep the ETag cache in memory only (no file under the state root). Default false. */
   ephemeral?: boolean;
+  /** Each session's environment for the verbs (`openDispatch`'s `sessionEnv`); none: none. */
+  sessionEnv?: OpenDispatchOptions["sessionEnv"];
 }
 
 /** The stack, and how to hand it a reloaded config. */
@@ -127,6 +130,7 @@ export async function openIngress(o: IngressOptions): Promise<Ingress> {
       controlStore: control,
       locate: o.loaded.locate,
       configPath: o.loaded.path,
+      sessionEnv: o.sessionEnv,
     });
     dispatcher = dispatch.dispatcher;
   }

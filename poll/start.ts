@@ -35,7 +35,7 @@ import { parseControl } from "../dispatch/mod.ts";
 import { messageOf } from "../errors.ts";
 import type { EventLog, EventSink } from "../events/mod.ts";
 import { resolveTokenFromConfig } from "../github/mod.ts";
-import { openLiveIngress } from "../ingress/mod.ts";
+import { type LiveIngress, openLiveIngress } from "../ingress/mod.ts";
 import { ControlDirView } from "./control_view.ts";
 import { Ledger } from "./ledger.ts";
 import { runLoop } from "./loop.ts";
@@ -223,10 +223,9 @@ interface CyclesOptions {
   ready: (r: PollerReady) => void;
 }
 
-/** Opens the stack, says it is ready, runs the loop, drains. */
+/** Opens the stack (with the control endpoint), then {@linkcode serve}s it; the socket goes with it. */
 async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: CycleFailure[] }> {
-  const { o, events, trouble, status, statusFile, stateWritten } = c;
-  const config = o.loaded.config;
+  const { o, events, trouble } = c;
   // GitHub's long rate-limit waits are said on stderr and kept in the status file
   const watched = watchedSink(events, ({ wait, line }) => {
     trouble.say(`rate-limit:${wait.at}`, line);
@@ -243,7 +242,24 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
     warn,
     signal: c.ghStop.signal,
     trouble,
+    control: { via: "poll" },
   });
+  try {
+    return await serve(c, live, ledger);
+  } finally {
+    await live.control?.close(); // whatever stopped it
+  }
+}
+
+/** Says it is ready, runs the loop, drains. */
+async function serve(
+  c: CyclesOptions,
+  live: LiveIngress,
+  ledger: Ledger,
+): Promise<{ cycles: number; failed: CycleFailure[] }> {
+  const { o, events, trouble, status, statusFile, stateWritten } = c;
+  const config = o.loaded.config;
+  const warn = (m: string) => o.warn(`poll: warning: ${m}`);
   const { ingress } = live;
   const { github: gh, registry, control, router } = ingress;
   const poller = new Poller({
@@ -308,6 +324,7 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
       return settings;
     },
   });
+  await live.control?.close(); // no verb starts once the dispatcher goes
   await ingress.drain();
   await gh.flush().catch((e) => stateWritten("etags", gh.cache.path ?? "the ETag cache", e));
   return { cycles, failed };

@@ -27,6 +27,7 @@ const SCHEMAS = [
   "sessions-list",
   "loops",
   "loops-show",
+  "verb",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -165,6 +166,11 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
       ["loops", "show", "github:octo/repo#1", "--format", "json"],
       "loops-show",
       { ref: "github:octo/repo#1", position: null, node: null },
+    ],
+    [
+      ["reply", "github:octo/repo#1", "--text", "yes", "--actor", "alice", "--format", "json"],
+      "verb",
+      { workItem: "github:octo/repo#1", socket: null },
     ],
   ];
   for (const [label, files, config] of BROKEN) {

@@ -229,6 +229,7 @@ async function run(
           warn,
           signal: shutdown.signal,
           trouble,
+          control: { via: "gh-webhook" },
         });
       }
       if (!secret) {

@@ -3,7 +3,8 @@
  * the session's directory, continuing the conversation with `--resume <id>`; its output goes to
  * `<logDir>/<slug>.log`. Nothing runs between prompts, so a delivery always finds the harness
  * (it is the run); closing a session ends any run still going. The harness gets only the environment `harness_env.ts` builds
- * (`clearEnv`): none of the daemon's secrets.
+ * (`clearEnv`): none of the daemon's secrets; and, for every run (spawn and delivery alike), the
+ * session's own variables (`HostedSession.env`) over it.
  *
  * @module
  */
@@ -124,7 +125,7 @@ export class ProcessRunner implements HarnessRunner {
       args,
       shownArgs,
       cwd: s.cwd,
-      env: this.#env,
+      env: { ...this.#env, ...s.env },
       logFile: this.logPath(s.slug),
       timeoutMs: this.#o.timeoutMs,
       graceMs: this.#o.killGraceMs ?? 5000,

@@ -16,7 +16,10 @@
  * variables (a shell's, its secrets among them) are removed by starting the harness through
  * `env -u NAME… --` (names only, never a value, in the argv). The agent's
  * token (`agentTokenEnv`) is left out of `-e`, so it never lands in a tmux argv: the harness gets
- * it from the global environment of a server the-loop started.
+ * it from the global environment of a server the-loop started. A session's own variables
+ * (`HostedSession.env`: its capability, its work item, the control socket, `PATH` with the-loop's
+ * launcher first) are set with `-e` too, over the pane's (its `PATH` wins), at every boot and
+ * respawn.
  *
  * @module
  */
@@ -268,21 +271,28 @@ export class TmuxRunner implements HarnessRunner {
     signal?: AbortSignal,
   ): Promise<void> {
     const name = tmuxSessionName(s.slug);
-    const unset = await this.#foreignEnv(signal);
+    // the session's own variables (its capability, `PATH` with the-loop first) over the pane's
+    const paneEnv = { ...this.#paneEnv, ...s.env };
+    const unset = (await this.#foreignEnv(signal)).filter((n) => !(n in paneEnv));
     // what a server someone else started holds in its global environment (a shell's secrets)
     // is removed by `env -u NAME` before the harness starts: names only, never a value
     const wrap = (argv: string[]) =>
       unset.length === 0 ? argv : ["env", ...unset.flatMap((n) => ["-u", n]), "--", ...argv];
     const full = wrap([adapter.program, ...args(prompt)]);
     // the pane's `-e NAME=value` words go in the same command
-    const size = tmuxArgv(this.#cli, [[...envWords(this.#paneEnv), ...full]])
+    const size = tmuxArgv(this.#cli, [[...envWords(paneEnv), ...full]])
       .reduce((n, a) => n + ENC.encode(a).length + 1, 0);
     const pasteAfter = size > MAX_BOOT_BYTES && prompt !== "";
-    await startIn(this.#cli, {
+    // tmux gives a new pane the PATH of the command-line client that asked for it, over `-e`
+    // (not a control client's): the session's PATH goes in that client's environment too
+    const cli = s.env?.PATH === undefined
+      ? this.#cli
+      : { ...this.#cli, env: { ...this.#cli.env, PATH: s.env.PATH } };
+    await startIn(cli, {
       name,
       cwd: s.cwd,
       argv: pasteAfter ? wrap([adapter.program, ...args("")]) : full,
-      env: this.#paneEnv,
+      env: paneEnv,
       remainOnExit: this.#o.tmux.remainOnExit,
       warn: (m) => this.#warn(m),
       signal,

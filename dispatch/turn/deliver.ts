@@ -71,7 +71,7 @@ export async function deliverBatch(all: Pending[], landed: string[] = []): Promi
     for (const p of batch) p.resolve(p.turn.dropped("session-paused"));
     return [];
   }
-  const hosted = hostedOf(current);
+  const hosted = { ...hostedOf(current), env: leader.deps.sessionEnv?.(leader.ref) };
   const prompt = batch.map((p) => p.prompt).join(BATCH_SEPARATOR);
   // in flight before the paste: a crash before the note leaves them marked, and their
   // redelivery says it may repeat (at most this batch reaches the session twice); the batches
