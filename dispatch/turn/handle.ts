@@ -82,6 +82,12 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     const policy = await spawnPolicy(turn);
     if (policy !== "spawn") return turn.dropped(policy);
   }
+  // while the agent awaits input, a person's next comment is its answer: `input_received` is
+  // asked once, of kind `answer` (in `onAnswer`); any other comment is asked of kind `comment`
+  if (live?.awaitingInput) {
+    const answered = await onAnswer(turn, live, event);
+    if (answered) return answered;
+  }
   // the hooks see the comment before anything is rendered; a rewrite applies to a copy
   const gate = await askInput(turn, { kind: "comment", command: "", text: event.text });
   if (!gate.proceed) {
@@ -92,10 +98,6 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     });
   }
   const shown: RoutedEvent = gate.text === event.text ? event : { ...event, text: gate.text };
-  if (live?.awaitingInput) {
-    const answered = await onAnswer(turn, live, shown);
-    if (answered) return answered;
-  }
   if (live) return deliver(turn, live, shown);
   const record = await turn.deps.controlStore.get(turn.ref);
   return await spawnFor(turn, shown, {
