@@ -125,7 +125,7 @@ export const SESSIONS_EVENTS: Record<string, EventType> = {
       work_item: ITEM,
       delivery_id:
         "string — the answering comment's delivery id, or the verb's verb-<uuid> for the-loop reply",
-      source: "string — comment (a comment on the item) | verb (the-loop reply)",
+      from: "string — comment (a comment on the item) | verb (the-loop reply)",
       actor: ANSWERER,
     },
   },

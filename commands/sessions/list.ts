@@ -37,7 +37,9 @@ const COLUMNS = [
 /** Adds `list` to the `sessions` group. */
 export function register(group: Command, ctx: CliContext): void {
   const cmd = group.command("list")
-    .description("list registered sessions (closed ones too) and their last control command")
+    .description(
+      "list registered sessions (closed ones too), their last control command and open question",
+    )
     .addOption(
       new Option("--status <status>", "only sessions with this status")
         .choices(["active", "paused", "closed"]),

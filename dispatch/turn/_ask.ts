@@ -259,7 +259,7 @@ async function closeWait(turn: Turn, o: { source: "comment" | "verb"; actor: str
   } catch (err) {
     turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
   }
-  turn.emit("session.answered", { source: o.source, actor: o.actor });
+  turn.emit("session.answered", { from: o.source, actor: o.actor });
 }
 
 /** The prompt with the repeat line first when the turn's delivery may have gone in before. */
@@ -322,12 +322,12 @@ export async function reply(
   };
 }
 
-/** Whether the turn's comment may answer: written (not edited) by an authorized person. */
-function mayAnswer(turn: Turn, event: RoutedEvent): boolean {
-  const actor = event.actor?.replace(/^@/, "").trim().toLowerCase();
-  if (!actor || !WRITTEN.has(event.action)) return false;
-  // the router let only authorized people through; asked again here, where it decides
-  return turn.config.authorizedUsers.some((u) => u.replace(/^@/, "").trim().toLowerCase() === actor);
+/**
+ * Whether a comment may answer: written (not edited) by a person the router let through (it
+ * lets none but `authorizedUsers` by; an event with no actor is nobody's), with something in it.
+ */
+function mayAnswer(event: RoutedEvent): boolean {
+  return !!event.actor && WRITTEN.has(event.action) && event.text.trim() !== "";
 }
 
 /**
@@ -340,7 +340,7 @@ export async function onAnswer(
   event: RoutedEvent,
 ): Promise<Answer | undefined> {
   const open = live.awaitingInput;
-  if (!open || !mayAnswer(turn, event) || event.text.trim() === "") return undefined;
+  if (!open || !mayAnswer(event)) return undefined;
   const actor = event.actor ?? "";
   const gate = await askInput(turn, {
     kind: "answer",
