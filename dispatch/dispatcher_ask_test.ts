@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { comment, setup, type Setup } from "./_test_utils.ts";
+import { closeEvent, comment, type Setup, setup } from "./_test_utils.ts";
 import type { VerbRequest, VerbResult } from "./types.ts";
 
 const START = "the-loop:start-execution";
@@ -84,7 +84,10 @@ Deno.test("ask: the wait is recorded even when the comment cannot be posted (exi
   // answerable all the same
   t.github.failComments = false;
   assert.equal((await t.dispatcher.dispatch(comment(1, "No."))).status, "delivered");
-  assert.match(delivered(t).at(-1)!, /^Answer from @alice to your question "May I drop the table\?":/);
+  assert.match(
+    delivered(t).at(-1)!,
+    /^Answer from @alice to your question "May I drop the table\?":/,
+  );
   assert.equal((await t.sessions.live(REF))?.awaitingInput, undefined);
 });
 
@@ -239,7 +242,10 @@ Deno.test("reply answers the open question, framed, and closes the wait", async 
   assert.equal(r.exit, 0, r.message);
   assert.match(r.message, /as the answer to its question/);
   const prompt = delivered(t).at(-1)!;
-  assert.match(prompt, /^Answer from @carol to your question "Ship it\?":\n\nUNTRUSTED CONTENT from `the-loop reply`/);
+  assert.match(
+    prompt,
+    /^Answer from @carol to your question "Ship it\?":\n\nUNTRUSTED CONTENT from `the-loop reply`/,
+  );
   assert.match(prompt, /\n~~~text\nyes, after the tests pass\n~~~\nEND OF UNTRUSTED CONTENT$/);
   assert.equal((await t.sessions.live(REF))?.awaitingInput, undefined);
   const [ev] = t.events.ofType("session.answered");
@@ -265,4 +271,13 @@ Deno.test("reply whose delivery fails exits 1 with the reason; the wait stays op
   assert.equal(r.exit, 1);
   assert.match(r.message, /^the reply was not delivered: .*tmux: no server running/);
   assert.equal((await t.sessions.live(REF))?.awaitingInput?.question, "Ship it?");
+});
+
+Deno.test("closing the work item closes its session's open question with it", async () => {
+  await using t = await running();
+  await act(t, { verb: "ask", question: "Ship it?" });
+  await t.dispatcher.dispatch(closeEvent(1));
+  const record = await t.sessions.get(REF);
+  assert.equal(record?.status, "closed");
+  assert.equal(record?.awaitingInput, undefined);
 });
