@@ -9,6 +9,9 @@
  * | presence                          | settled            | settled            | spawn policy               |
  * | close                             | closure            | closure            | closure (disarms)          |
  *
+ * While the live session awaits input (the agent's `the-loop ask`), a comment written by a person
+ * is its answer (`_ask.ts`: `input_received` kind `answer`, delivered framed, the wait closed).
+ *
  * A delivery id the session already took (or holds in a batch not yet delivered) is settled
  * `duplicate-delivery` first; one it marked in flight (before a paste whose note never came: a
  * crash) is delivered again, its prompt saying so. A delivery into a live session is handed to the session's batch
