@@ -39,8 +39,16 @@ Deno.test("ask: the hook-rewritten question is recorded on the session, then pos
     ctx.question = "Postgres or SQLite? (@bob knows)";
     ctx.summary = "which database";
   };
+  // the wait is on record before the question is posted
+  const post = t.github.createComment.bind(t.github);
+  let recordedFirst: unknown;
+  t.github.createComment = async (repo, number, body) => {
+    recordedFirst = (await t.sessions.live(REF))?.awaitingInput?.question;
+    return await post(repo, number, body);
+  };
   const r = await act(t, { verb: "ask", question: "which db?", summary: "db" });
   assert.equal(r.exit, 0, r.message);
+  assert.equal(recordedFirst, "Postgres or SQLite? (@bob knows)");
   assert.match(r.message, /stop and wait: the answer will arrive as a new message/);
   assert.deepEqual(told, [["question", "agent", "", "which db?", "db"]]);
   const url = "https://github.com/octo/repo/issues/1#c1";
