@@ -12,6 +12,8 @@ const COMMAND = "string — start | stop | pause | resume";
 const ORIGIN =
   "string — where the command came from: comment (a keyword in a comment) | cli (a sessions verb)";
 const ACTOR = "string — the login that asked (the comment's author, or the verb's --as/$USER)";
+const VERB = "string — the verb's delivery id (verb-<uuid>)";
+const ANSWERER = "string — who answered: the comment's author, or the reply's --actor";
 
 /** The session and control event types. */
 export const SESSIONS_EVENTS: Record<string, EventType> = {
@@ -98,6 +100,51 @@ export const SESSIONS_EVENTS: Record<string, EventType> = {
       command: COMMAND,
       actor: ACTOR,
       error: "string — what went wrong (never the token)",
+    },
+  },
+  // ask and reply: the agent's question, and the answer to it
+  "session.awaiting_input": {
+    description:
+      "The agent asked a question (`the-loop ask`): the wait is recorded on its session and the question posted in one marked comment (warning: the post failed; the wait stands).",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      delivery_id: VERB,
+      question: "string — the question as posted (after the waiting_for_input hooks), one line",
+      summary: 'string — its one-line summary, "" when none',
+      comment_posted: "boolean — whether the question comment was posted",
+      comment_url: "string | null — the question comment's html_url; null when not posted",
+      error: "string — why the post failed (only when comment_posted is false)",
+    },
+  },
+  "session.answered": {
+    description:
+      "The agent's open question was answered: the answer was delivered into its session (framed as the answer) and the wait closed.",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      delivery_id:
+        "string — the answering comment's delivery id, or the verb's verb-<uuid> for the-loop reply",
+      from: "string — comment (a comment on the item) | verb (the-loop reply)",
+      actor: ANSWERER,
+    },
+  },
+  "session.reply_sent": {
+    description:
+      "`the-loop reply` delivered a reply into a session that had no open question (framed `Reply from @…`).",
+    level: "info",
+    fields: { work_item: ITEM, delivery_id: VERB, actor: ANSWERER },
+  },
+  "session.reply_refused": {
+    description:
+      "An input_received hook refused a `the-loop reply`: nothing was delivered and the verb exited 1 with the hook's reason.",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      delivery_id: VERB,
+      actor: ANSWERER,
+      hook: "string — the refusing hook's name",
+      reason: "string — the hook's reason (scrubbed by the hook engine)",
     },
   },
 };

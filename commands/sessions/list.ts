@@ -1,10 +1,12 @@
 /**
  * `the-loop sessions list [--status S] [--format table|json]`: every registered session, closed
  * ones too, sorted by work item. The table's columns are `Work item, Harness, Session
- * id, Tmux, Status, Control, Last event`, Control reading `<command> (<source>)` or `-`; with no
- * session it prints `(no registered sessions)` on stderr. JSON is the envelope with `sessions`,
- * each the record's fields plus `ref` and `control` (the last control record, or null). Files
- * the registry did not write, or cannot read, are skipped with a warning on stderr.
+ * id, Tmux, Status, Control, Last event`, Control reading `<command> (<source>)` or `-`, Status
+ * adding `awaiting input since <when>` while the agent's question is open; with no session it
+ * prints `(no registered sessions)` on stderr. JSON is the envelope with `sessions`, each the
+ * record's fields plus `ref`, `control` (the last control record, or null) and `awaitingInput`
+ * (the open question `{question, summary, since, commentUrl}`, or null). Files the registry did
+ * not write, or cannot read, are skipped with a warning on stderr.
  *
  * @module
  */
@@ -35,7 +37,9 @@ const COLUMNS = [
 /** Adds `list` to the `sessions` group. */
 export function register(group: Command, ctx: CliContext): void {
   const cmd = group.command("list")
-    .description("list registered sessions (closed ones too) and their last control command")
+    .description(
+      "list registered sessions (closed ones too), their last control command and open question",
+    )
     .addOption(
       new Option("--status <status>", "only sessions with this status")
         .choices(["active", "paused", "closed"]),
@@ -63,6 +67,14 @@ export function register(group: Command, ctx: CliContext): void {
           recentDeliveries: r.recentDeliveries,
           url: r.url,
           control: (await control.get(r.workItem.ref)) ?? null,
+          awaitingInput: r.awaitingInput
+            ? {
+              question: r.awaitingInput.question,
+              summary: r.awaitingInput.summary,
+              since: r.awaitingInput.since,
+              commentUrl: r.awaitingInput.commentUrl,
+            }
+            : null,
         })));
         if (flags.format === "json") {
           printEnvelope(ctx, "sessions list", { ok: true, config: configRef(loaded) }, {
@@ -83,7 +95,9 @@ export function register(group: Command, ctx: CliContext): void {
               r.harness,
               r.harnessSessionId,
               r.tmuxTarget,
-              r.status,
+              r.awaitingInput
+                ? `${r.status}, awaiting input since ${r.awaitingInput.since}`
+                : r.status,
               r.control ? `${r.control.command} (${r.control.source})` : "",
               r.lastEventAt ?? "",
             ].map(cell)

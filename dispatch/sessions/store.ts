@@ -260,7 +260,9 @@ export class SessionStore implements DispatchSessions {
   async close(ref: string, opts: { reason?: string } = {}): Promise<SessionRecord | undefined> {
     const closed = await this.mutate(ref, (current) => {
       if (!isLive(current)) return { result: undefined };
-      const next: SessionRecord = { ...current, status: "closed" };
+      // a closed session awaits no input: its open question goes with it
+      const { awaitingInput: _, ...rest } = current;
+      const next: SessionRecord = { ...rest, status: "closed" };
       return { write: next, result: next };
     });
     if (closed) this.noteClosed(closed, opts.reason ?? "close");

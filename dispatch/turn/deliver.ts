@@ -38,6 +38,12 @@ export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): La
   return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
 }
 
+/** Queues a ready-made `prompt` (an answer, an assignment) for `live`, as the turn's event. */
+export function deliverPrompt(turn: Turn, live: SessionRecord, prompt: string): Later {
+  turn.pickup();
+  return { later: turn.deps.deliveries.add({ turn, live, event: turn.event, prompt }) };
+}
+
 /**
  * Delivers one session's batch; settles the events it did not deliver and returns the others,
  * for {@linkcode noteSent} (never throws).

@@ -11,6 +11,8 @@
  *
  * With loops running, an item event adding or removing a `loop:<phase>` label (the loop's own
  * publish) is settled `phase-label`.
+ * While the live session awaits input (the agent's `the-loop ask`), a comment written by a person
+ * is its answer (`_ask.ts`: `input_received` kind `answer`, delivered framed, the wait closed).
  *
  * A delivery id the session already took (or holds in a batch not yet delivered) is settled
  * `duplicate-delivery` first; one it marked in flight (before a paste whose note never came: a
@@ -85,6 +87,12 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     const policy = await spawnPolicy(turn);
     if (policy !== "spawn") return turn.dropped(policy);
   }
+  // while the agent awaits input, a person's next comment is its answer: `input_received` is
+  // asked once, of kind `answer` (in `onAnswer`); any other comment is asked of kind `comment`
+  if (live?.awaitingInput) {
+    const answered = await onAnswer(turn, live, event);
+    if (answered) return answered;
+  }
   // the hooks see the comment before anything is rendered; a rewrite applies to a copy
   const gate = await askInput(turn, {
     kind: "comment",
@@ -100,10 +108,6 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     });
   }
   const shown: RoutedEvent = gate.text === event.text ? event : { ...event, text: gate.text };
-  if (live?.awaitingInput) {
-    const answered = await onAnswer(turn, live, shown);
-    if (answered) return answered;
-  }
   if (live) return deliver(turn, live, shown);
   const record = await turn.deps.controlStore.get(turn.ref);
   return await spawnFor(turn, shown, {
