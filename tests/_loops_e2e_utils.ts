@@ -484,7 +484,10 @@ export async function waitGate(fx: LoopsE2E, n: number, gate: string): Promise<v
     () => gateRequests(fx, n, gate).length > 0,
     () => fx.comments(n),
   );
-  assert.equal(gateRequests(fx, n, gate).length, 1, `one request: ${JSON.stringify(fx.own(n))}`);
+  const requests = gateRequests(fx, n, gate);
+  assert.equal(requests.length, 1, `one request: ${JSON.stringify(fx.own(n))}`);
+  assert.ok(requests[0].body.includes("the-loop:request-changes"), requests[0].body);
+  assert.equal(requests[0].user, "the-loop-bot");
 }
 
 /**
