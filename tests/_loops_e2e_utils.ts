@@ -84,8 +84,8 @@ webhooks:
       authorizedUsers: [alice]
       spawnOnUnmatched: labeled
       runner: tmux
-      # the fake's own variables, and Deno's cache for the launcher the session runs
-      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_ACT, FAKE_HARNESS_ASK, DENO_DIR] }
+      # the fake's own variables (the daemon's environment reaches it only by name)
+      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_ACT, FAKE_HARNESS_ASK] }
       tmux:
         harnessKillGraceSeconds: 2
       workspace:

@@ -87,18 +87,24 @@ Deno.test("with no daemon running for the state root, the verbs exit 1 saying so
   const fx = await LoopsE2E.open();
   try {
     const ref = fx.ref(1);
+    // a capability of some session, so that the agent's verbs get as far as the socket
+    const inSession = { THE_LOOP_SESSION: "c2Vzc2lvbi1jYXBhYmlsaXR5LW9mLXNvbWUtaXRlbQ" };
     for (
-      const args of [
-        ["reply", ref, "--text", "hello", "--actor", "alice"],
-        ["advance", ref, "--outcome", "done"],
-        ["ask", ref, "--question", "why?"],
-      ]
+      const [args, env] of [
+        [["reply", ref, "--text", "hello", "--actor", "alice"], {}],
+        [["advance", ref, "--outcome", "done"], inSession],
+        [["ask", ref, "--question", "why?"], inSession],
+      ] as const
     ) {
-      const r = await fx.cli(args);
+      const r = await fx.cli([...args], env);
       assert.equal(r.code, 1, `${args[0]}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, /no the-loop daemon is running for /, args[0]);
       assert.ok(r.stderr.includes(fx.root), `${args[0]} names the state root: ${r.stderr}`);
     }
+    // outside a session the agent's verbs say where to run them
+    const outside = await fx.cli(["advance", ref, "--outcome", "done"]);
+    assert.equal(outside.code, 1, outside.stderr);
+    assert.match(outside.stderr, /inside a the-loop session/);
   } finally {
     await fx.close();
   }
