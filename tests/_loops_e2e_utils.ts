@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeGitHub } from "./fake_github/mod.ts";
 import {
+  fakeHarnessPath,
   type HarnessLogEntry,
   pathWithFakes,
   ranCommands,
@@ -517,15 +518,23 @@ export async function startItem(
   assert.equal(env.THE_LOOP_WORK_ITEM, fx.ref(n));
   assert.ok((env.THE_LOOP_SESSION ?? "").length >= 16, "a capability in the session's env");
   assert.equal(env.THE_LOOP_CONTROL, join(fx.root, `${d.kind}.sock`));
+  // (a pyenv shim running the fake's python may put its own folders before the daemon's PATH)
+  const dirs = (env.PATH ?? "").split(":");
+  const bin = dirs.indexOf(join(fx.root, "bin"));
   assert.ok(
-    (env.PATH ?? "").startsWith(`${join(fx.root, "bin")}:`),
-    `the launcher's folder first on PATH: ${env.PATH}`,
+    bin >= 0 && bin < dirs.indexOf(fakeHarnessPath()) && bin < dirs.indexOf("/usr/bin"),
+    `the launcher's folder before the rest of the daemon's PATH: ${env.PATH}`,
   );
   for (const name of ["LOOPS_E2E_TOKEN", "THE_LOOP_GH_WEBHOOK_SECRET"]) {
     assert.equal(env[name], undefined, `${name} never reaches the agent`);
   }
   assert.ok(!Object.values(env).some((v) => v.includes(TOKEN) || v.includes(SECRET)));
   return { n, boot };
+}
+
+/** The `the-loop` the daemon puts first on a session's PATH. */
+function launcher(fx: LoopsE2E): string {
+  return join(fx.root, "bin", "the-loop");
 }
 
 /** Comments `body` as `login` and hands it to the daemon. */
@@ -594,8 +603,10 @@ export async function walkPdlc(fx: LoopsE2E, d: Daemon): Promise<Spawned> {
     () => fx.loopLabels(n),
   );
   assert.deepEqual(fx.loopLabels(n), ["loop:done"], "exactly one loop label at the end");
-  // the agent ran each agent node's claim itself, from the one session, each accepted
+  // the agent ran each agent node's claim itself, from the one session, each accepted, through
+  // the daemon's launcher
   const ran = ranCommands(await fx.harness());
+  for (const r of ran) assert.equal(r.path, launcher(fx), JSON.stringify(r));
   assert.deepEqual(
     ran.map((r) => [r.argv?.join(" "), r.exit, r.pid]),
     ["requirements", "design", "implementation"].map(() => [
@@ -712,6 +723,7 @@ export async function askAndAnswer(fx: LoopsE2E, d: Daemon): Promise<void> {
   );
   const [asked] = ranCommands(await fx.harness()).filter((r) => r.argv?.[1] === "ask");
   assert.equal(asked.exit, 0, JSON.stringify(asked));
+  assert.equal(asked.path, launcher(fx));
   assert.equal(asked.pid, s.boot.pid);
   // the hook was asked with the agent's words, and rewrote them
   const waits = (await fx.hookCalls(n)).filter((c) => c.point === "waiting_for_input");

@@ -21,8 +21,9 @@ agent of a loop node does to finish it. With FAKE_HARNESS_ASK=<text> it runs
 own environment, `the-loop` found on its own PATH (the daemon puts its launcher first there), one
 at a time in the order asked, beside the reading (a command never stalls the input), each logged
 when it ended as
-  {"event": "ran", "argv", "exit", "stdout", "stderr", "session", "pid", "ts"}
-(`argv` as asked, `the-loop` first; exit 127 when no `the-loop` is on PATH).
+  {"event": "ran", "argv", "path", "exit", "stdout", "stderr", "session", "pid", "ts"}
+(`argv` as asked, `the-loop` first; `path` the file PATH found for it; exit 127 when no
+`the-loop` is on PATH).
 """
 import json
 import os
@@ -98,7 +99,7 @@ def run_command(argv, session):
         code, out, err = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as e:
         code, out, err = -1, e.stdout or b"", (e.stderr or b"") + b"\nfake harness: timed out"
-    log({"event": "ran", "argv": argv, "exit": code, "session": session,
+    log({"event": "ran", "argv": argv, "path": program, "exit": code, "session": session,
          "stdout": out.decode("utf-8", "replace"), "stderr": err.decode("utf-8", "replace")})
 
 

@@ -63,6 +63,8 @@ export interface HarnessLogEntry {
   /** Whether every byte submitted was valid UTF-8. */
   utf8?: boolean;
   // ran
+  /** The file the fake's PATH found for `argv[0]` (absent when none was). */
+  path?: string;
   /** The command's exit code (127: no `the-loop` on the fake's PATH; -1: it timed out). */
   exit?: number;
   /** What the command printed. */
