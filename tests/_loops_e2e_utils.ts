@@ -561,7 +561,11 @@ export async function walkPdlc(fx: LoopsE2E, d: Daemon): Promise<Spawned> {
   const n = fx.openIssue();
   await d.step(); // a poller's first cycle baselines the labelled item; nothing boots yet
   const s = await startItem(fx, d, n, "pdlc");
-  const entered = await fx.position(n);
+  let entered: Record<string, unknown> | undefined;
+  await waitFor(
+    `${fx.ref(n)} in its loop`,
+    async () => (entered = await fx.position(n)) !== undefined,
+  );
   assert.equal(entered?.loop, "pdlc", JSON.stringify(entered));
   for (const gate of GATES) {
     await waitGate(fx, n, gate);
