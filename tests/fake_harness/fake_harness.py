@@ -11,11 +11,30 @@ until EOF (logged as {"event": "eof"}) or a signal. With FAKE_HARNESS_RESUME_FAI
 with FAKE_HARNESS_IGNORE_TERM=1 it ignores SIGTERM (only SIGKILL ends it).
 With FAKE_HARNESS_TUI=1 interactive mode is a TUI as Claude Code's is (see run_tui): raw mode,
 bracketed paste on, its tty read byte by byte, one {"event": "submit"} per Enter outside a paste.
+
+An agent that acts (interactive mode, both kinds): with FAKE_HARNESS_ACT=1, for each prompt it
+receives (the boot prompt in its argv, and each text pasted into it afterwards: a paste is what
+arrives until its input is quiet for ACT_QUIET_S, or, in the TUI, what one Enter submits) it runs
+the first command the prompt spells as `the-loop advance --outcome <o>` (in backticks), as the
+agent of a loop node does to finish it. With FAKE_HARNESS_ASK=<text> it runs
+`the-loop ask --question <text>` once, right after it booted. Either command runs with the fake's
+own environment, `the-loop` found on its own PATH (the daemon puts its launcher first there), one
+at a time in the order asked, beside the reading (a command never stalls the input), each logged
+when it ended as
+  {"event": "ran", "argv", "path", "exit", "stdout", "stderr", "session", "pid", "ts"}
+(`argv` as asked, `the-loop` first; `path` the file PATH found for it; exit 127 when no
+`the-loop` is on PATH).
 """
 import json
 import os
+import queue
+import re
+import select
+import shutil
 import signal
+import subprocess
 import sys
+import threading
 import time
 import uuid
 
@@ -57,6 +76,64 @@ def environ():
     return {p[0]: (p[1] if len(p) > 1 else "") for p in pairs}
 
 
+# the command a loop's agent node spells out to finish it, in backticks
+ADVANCE = re.compile(r"`(the-loop advance --outcome [a-z0-9-]+)`")
+# how long the input stays quiet before what arrived counts as one pasted prompt
+ACT_QUIET_S = 0.3
+# how long one command may run
+RUN_TIMEOUT_S = 120
+
+_commands = None
+
+
+def run_command(argv, session):
+    """Runs argv (`the-loop` resolved on the fake's own PATH) and logs a `ran` entry."""
+    program = shutil.which(argv[0], path=os.environ.get("PATH", ""))
+    if program is None:
+        log({"event": "ran", "argv": argv, "exit": 127, "stdout": "",
+             "stderr": f"fake harness: no {argv[0]} on PATH", "session": session})
+        return
+    try:
+        done = subprocess.run([program, *argv[1:]], env=dict(os.environ), stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=RUN_TIMEOUT_S)
+        code, out, err = done.returncode, done.stdout, done.stderr
+    except subprocess.TimeoutExpired as e:
+        code, out, err = -1, e.stdout or b"", (e.stderr or b"") + b"\nfake harness: timed out"
+    log({"event": "ran", "argv": argv, "path": program, "exit": code, "session": session,
+         "stdout": out.decode("utf-8", "replace"), "stderr": err.decode("utf-8", "replace")})
+
+
+def enqueue(argv, session):
+    """Runs argv on the fake's one command thread, after the commands asked before it."""
+    global _commands
+    if _commands is None:
+        _commands = queue.Queue()
+
+        def work():
+            while True:
+                args, sess = _commands.get()
+                run_command(args, sess)
+
+        threading.Thread(target=work, daemon=True).start()
+    _commands.put((argv, session))
+
+
+def act_on(text, session):
+    """FAKE_HARNESS_ACT=1: runs the first `the-loop advance --outcome O` the prompt spells out."""
+    if os.environ.get("FAKE_HARNESS_ACT") != "1":
+        return
+    m = ADVANCE.search(text)
+    if m:
+        enqueue(m.group(1).split(), session)
+
+
+def ask_once(session):
+    """FAKE_HARNESS_ASK=<text>: `the-loop ask --question <text>`, once, after the boot."""
+    question = os.environ.get("FAKE_HARNESS_ASK")
+    if question:
+        enqueue(["the-loop", "ask", "--question", question], session)
+
+
 def main(program):
     if os.environ.get("FAKE_HARNESS_IGNORE_TERM") == "1":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # before the boot line tests wait for
@@ -77,9 +154,20 @@ def main(program):
         sys.stderr.write(f"No conversation found with session ID: {resumed}\n")
         sys.exit(1)
     elif os.environ.get("FAKE_HARNESS_TUI") == "1":
+        booted(argv, session)
         run_tui(session)
     else:
+        booted(argv, session)
         run_interactive(program, session)
+
+
+def booted(argv, session):
+    """An interactive boot: the question to ask, then the boot prompt's command (when it has one)."""
+    ask_once(session)
+    for a in argv:
+        if ADVANCE.search(a):
+            act_on(a, session)
+            break
 
 
 def run_headless(program, session):
@@ -113,7 +201,15 @@ def run_interactive(program, session):
         attrs[6][termios.VTIME] = 0
         termios.tcsetattr(fd, termios.TCSANOW, attrs)
     carry = b""
+    act = os.environ.get("FAKE_HARNESS_ACT") == "1"
+    prompt = ""  # what arrived since the input was last quiet (ACT mode)
     while True:
+        if act and prompt:
+            ready, _, _ = select.select([fd], [], [], ACT_QUIET_S)
+            if not ready:
+                act_on(prompt, session)
+                prompt = ""
+                continue
         try:
             chunk = os.read(fd, 65536)
         except OSError:
@@ -127,6 +223,8 @@ def run_interactive(program, session):
             shown = memoryview(chunk)
             while shown:
                 shown = shown[os.write(sys.stdout.fileno(), shown):]
+        if act:
+            prompt += chunk.decode("utf-8", "replace")
         *lines, carry = (carry + chunk).split(b"\n")
         if lines:
             log_lines(lines, session)
@@ -190,6 +288,7 @@ def run_tui(session):
                 utf8 = False
         log({"event": "submit", "pastes": [text(p) for p in pastes], "typed": text(typed),
              "utf8": utf8, "session": session})
+        act_on("".join(text(raw) for raw in raws), session)
         pastes, typed = [], b""
 
     while True:

@@ -7,7 +7,12 @@
  * exit code), `FAKE_HARNESS_SLEEP_MS` (headless delay), `FAKE_HARNESS_NO_ID=1` (headless result
  * without `session_id`), `FAKE_HARNESS_RESUME_FAIL=1` (an interactive `--resume` exits 1 at once),
  * `FAKE_HARNESS_IGNORE_TERM=1` (SIGTERM is ignored), `FAKE_HARNESS_TUI=1` (interactive mode is a
- * TUI in raw mode with bracketed paste on: it logs a `submit` per Enter outside a paste).
+ * TUI in raw mode with bracketed paste on: it logs a `submit` per Enter outside a paste),
+ * `FAKE_HARNESS_ACT=1` (interactive: an agent that acts — for each prompt, the boot prompt and
+ * each later paste, it runs the first `` `the-loop advance --outcome O` `` the prompt spells out,
+ * `the-loop` taken from its own PATH), `FAKE_HARNESS_ASK=<text>` (interactive: it runs
+ * `the-loop ask --question <text>` once after booting). Each command it ran is logged as a `ran`
+ * entry when it ended (see {@linkcode ranCommands}).
  *
  * @module
  */
@@ -22,16 +27,25 @@ export interface HarnessLogEntry {
    * `boot` (an invocation), `input` (a line read in interactive mode), `eof` (interactive stdin
    * ended, so the fake exited by itself), `resume_failed`; the TUI (`FAKE_HARNESS_TUI=1`):
    * `tui_ready` (raw mode and bracketed paste on), `submit` (an Enter outside a paste),
-   * `interrupted` (Ctrl-C outside a paste ended it).
+   * `interrupted` (Ctrl-C outside a paste ended it); `ran` (a command `FAKE_HARNESS_ACT` or
+   * `FAKE_HARNESS_ASK` had it run ended).
    */
-  event: "boot" | "input" | "eof" | "resume_failed" | "tui_ready" | "submit" | "interrupted";
+  event:
+    | "boot"
+    | "input"
+    | "eof"
+    | "resume_failed"
+    | "tui_ready"
+    | "submit"
+    | "interrupted"
+    | "ran";
   pid: number;
   ts: number;
   /** The conversation id from `--session-id` / `--resume` (`null` when neither was given). */
   session: string | null;
   // boot
   program?: "claude" | "cursor-agent";
-  /** The arguments after the program. */
+  /** boot: the arguments after the program; ran: the command run (`the-loop` first). */
   argv?: string[];
   cwd?: string;
   /** What headless mode read on stdin (`null` in interactive mode). */
@@ -48,6 +62,19 @@ export interface HarnessLogEntry {
   typed?: string;
   /** Whether every byte submitted was valid UTF-8. */
   utf8?: boolean;
+  // ran
+  /** The file the fake's PATH found for `argv[0]` (absent when none was). */
+  path?: string;
+  /** The command's exit code (127: no `the-loop` on the fake's PATH; -1: it timed out). */
+  exit?: number;
+  /** What the command printed. */
+  stdout?: string;
+  stderr?: string;
+}
+
+/** The `ran` entries: the commands the fake ran (`FAKE_HARNESS_ACT`, `FAKE_HARNESS_ASK`). */
+export function ranCommands(entries: HarnessLogEntry[]): HarnessLogEntry[] {
+  return entries.filter((e) => e.event === "ran");
 }
 
 /** The directory holding the fake executables, to put first on PATH (made executable here). */
