@@ -45,7 +45,13 @@ Deno.test("a spawn enters adhoc at work: the position first, phase_changed, the 
   assert.deepEqual(t.github.labelsOf(1), ["loop:work"]);
   const enteredAt = t.trail.indexOf("put work");
   assert.ok(enteredAt >= 0);
-  assert.deepEqual(t.trail.slice(enteredAt), ["put work", "hook:phase_changed", "+loop:work"]);
+  // the second write notes the label published (`published`), after it
+  assert.deepEqual(t.trail.slice(enteredAt), [
+    "put work",
+    "hook:phase_changed",
+    "+loop:work",
+    "put work",
+  ]);
   const [entered] = t.events.ofType("loop.entered");
   assert.deepEqual([entered.loop, entered.node, entered.notified], ["adhoc", "work", true]);
 });
@@ -160,6 +166,7 @@ Deno.test("at a human node: the pointer is written before the label, the request
     "hook:phase_changed",
     "+loop:review",
     "-loop:work",
+    "put review",
     "comment",
     "hook:waiting_for_input",
   ]);
@@ -179,10 +186,12 @@ Deno.test("notify false stops that one label change; the position still moves an
   assert.deepEqual(t.github.labelsOf(1), ["loop:work"]);
   const [advanced] = t.events.ofType("loop.advanced");
   assert.deepEqual([advanced.from, advanced.to, advanced.notified], ["work", "review", false]);
-  // the gate is opened all the same, and the next change publishes again
+  assert.equal(t.positions.map.get(REF)!.published, "work", "the label the item still carries");
+  // the gate is opened all the same, and the next change publishes again: the item carries
+  // exactly the new label, the one the silenced move left removed
   assert.ok(t.github.comments.some((c) => c.body.includes("waiting for a review at review")));
   await t.dispatcher.dispatch(comment(1, "the-loop:approve"));
-  assert.deepEqual(t.github.labelsOf(1), ["loop:done", "loop:work"]);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
 });
 
 Deno.test("a verdict from nobody authorized changes nothing, and is never delivered", async () => {
@@ -446,6 +455,7 @@ Deno.test("a loop starting at a human node: the spawn prompt says a person revie
     "put triage",
     "hook:phase_changed",
     "+loop:triage",
+    "put triage",
     "comment",
     "hook:waiting_for_input",
   ]);

@@ -90,6 +90,12 @@ export interface Position {
   waitingSince: string | null;
   history: Transition[];
   updatedAt: string;
+  /**
+   * The phase whose `loop:<phase>` label the-loop last put on the item (absent: none yet). It
+   * lags `phase` when a `phase_changed` hook said `notify: false`, so the next publish removes
+   * the label the item really carries.
+   */
+  published?: string;
 }
 
 /** What `phase_changed` is told about a move (phase names without the label prefix). */

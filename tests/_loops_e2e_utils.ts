@@ -609,7 +609,7 @@ export async function walkPdlc(fx: LoopsE2E, d: Daemon): Promise<Spawned> {
   assert.deepEqual(fx.loopLabels(n), ["loop:done"], "exactly one loop label at the end");
   // the agent ran each agent node's claim itself, from the one session, each accepted, through
   // the daemon's launcher
-  const ran = ranCommands(await fx.harness());
+  const ran = await claimsAnswered(fx, 3);
   for (const r of ran) assert.equal(r.path, launcher(fx), JSON.stringify(r));
   assert.deepEqual(
     ran.map((r) => [r.argv?.join(" "), r.exit, r.pid]),
@@ -634,9 +634,15 @@ export async function walkPdlc(fx: LoopsE2E, d: Daemon): Promise<Spawned> {
       ["gate", "implementation-review", "done", "alice"],
     ],
   );
-  // the keyword comments were consumed, never delivered to the agent
+  // the keyword comments were consumed, not delivered as comments: the agent was told each
+  // verdict as it entered the next node, and nothing of the stranger's reached it
   const inputs = (await fx.harness()).filter((e) => e.event === "input" && e.pid === s.boot.pid);
-  assert.ok(!inputs.some((e) => (e.line ?? "").includes(APPROVE)), "no verdict keyword delivered");
+  const told = inputs.map((e) => e.line ?? "").join("\n");
+  for (const gate of GATES) {
+    const note = `@alice resolved the review at \`${gate}\` with the verdict \`approve\``;
+    assert.ok(told.includes(note), `the agent was told: ${note}`);
+  }
+  assert.ok(!told.includes("mallory"), "nothing of mallory's reached the agent");
   assert.equal(
     (await fx.harness()).filter((e) => e.event === "boot").length,
     1,
@@ -773,6 +779,17 @@ export async function askAndAnswer(fx: LoopsE2E, d: Daemon): Promise<void> {
   );
 }
 
+/** The commands the fake agents ran, once `count` of them have their answer logged. */
+async function claimsAnswered(fx: LoopsE2E, count: number) {
+  let ran: HarnessLogEntry[] = [];
+  await waitFor(
+    `${count} claim(s) answered`,
+    async () => (ran = ranCommands(await fx.harness())).length >= count,
+    () => Promise.resolve(ran),
+  );
+  return ran;
+}
+
 /**
  * A SIGKILL of the daemon while the item waits at a gate keeps its position; alice approves while
  * no daemon runs, and the daemon started again (`restart`) reads the approval and moves the item
@@ -787,6 +804,9 @@ export async function killedAtGate(
   await d.step();
   const s = await startItem(fx, d, n, "pdlc");
   await waitGate(fx, n, "requirements-review");
+  // the claim's answer reaches the agent after the move is written: wait for it, so the kill
+  // cannot cut the answer off
+  await claimsAnswered(fx, 1);
   const before = await fx.position(n);
   await d.kill();
   const kept = await fx.show(n); // no daemon runs: the operator's view reads the file
@@ -799,7 +819,7 @@ export async function killedAtGate(
   await again.step();
   await waitGate(fx, n, "design-review");
   assert.deepEqual(fx.loopLabels(n), ["loop:design-review"]);
-  const ran = ranCommands(await fx.harness());
+  const ran = await claimsAnswered(fx, 2);
   assert.deepEqual(
     ran.map((r) => [r.argv?.join(" "), r.exit, r.pid]),
     [0, 1].map(() => ["the-loop advance --outcome done", 0, s.boot.pid]),

@@ -69,7 +69,13 @@ export async function applyMove(
     const { notify } = await askPhaseChanged(turn, move.change);
     if (notify) {
       notified = true;
-      await publish(turn, { from: o.stale ?? o.before?.phase, to: o.publish ?? pos.phase });
+      const to = o.publish ?? pos.phase;
+      // the label the item carries: the last one published (a `notify: false` left it), and the
+      // phase it came from (a position from before `published` was kept)
+      const from = [o.stale, o.before?.published, o.before?.phase];
+      if (await publish(turn, { from, to }) && pos.published !== to) {
+        await writePosition(turn, ports, { ...pos, published: to });
+      }
     }
   }
   if (o.kind === "enter") {
@@ -95,36 +101,54 @@ export async function applyMove(
       notified,
     });
   }
-  await entry(turn, loop, move, o);
+  await entry(turn, loop, move, o, notified);
   return { written: true, notified };
 }
 
-/** One `loop:<to>` label on the item, `loop:<from>` removed; failures are `loop.label_failed`. */
-async function publish(turn: Turn, o: { from?: string; to: string }): Promise<void> {
+/**
+ * One `loop:<to>` label on the item, each `loop:<from>` other than it removed; failures are
+ * `loop.label_failed`. True when the new label was added.
+ */
+async function publish(
+  turn: Turn,
+  o: { from: (string | undefined)[]; to: string },
+): Promise<boolean> {
   const { github } = turn.deps;
   const item = turn.event.workItem;
   const add = `${PHASE_LABEL_PREFIX}${o.to}`;
+  let added = false;
   if (github.addLabels) {
     try {
       await github.addLabels(repoOf(item), item.number, [add]);
+      added = true;
     } catch (err) {
       turn.emit("loop.label_failed", { label: add, op: "add", error: messageOf(err) }, "warning");
     }
   }
-  if (!o.from || o.from === o.to || !github.removeLabel) return;
-  const remove = `${PHASE_LABEL_PREFIX}${o.from}`;
-  try {
-    await github.removeLabel(repoOf(item), item.number, remove);
-  } catch (err) {
-    turn.emit(
-      "loop.label_failed",
-      { label: remove, op: "remove", error: messageOf(err) },
-      "warning",
-    );
+  if (!github.removeLabel) return added;
+  const stale = new Set(o.from.filter((p): p is string => !!p && p !== o.to));
+  for (const phase of stale) {
+    const remove = `${PHASE_LABEL_PREFIX}${phase}`;
+    try {
+      await github.removeLabel(repoOf(item), item.number, remove);
+    } catch (err) {
+      turn.emit(
+        "loop.label_failed",
+        { label: remove, op: "remove", error: messageOf(err) },
+        "warning",
+      );
+    }
   }
+  return added;
 }
 
-async function entry(turn: Turn, loop: LoopDef, move: Move, o: MoveOptions): Promise<void> {
+async function entry(
+  turn: Turn,
+  loop: LoopDef,
+  move: Move,
+  o: MoveOptions,
+  notified: boolean,
+): Promise<void> {
   const node = move.entered;
   const keywords = gateKeywords(turn.config);
   if (move.escalated) return await escalate(turn, loop, move);
@@ -135,7 +159,7 @@ async function entry(turn: Turn, loop: LoopDef, move: Move, o: MoveOptions): Pro
       phase: node.phase,
       by: o.by,
       closed: false,
-      notified: false,
+      notified,
     });
     if (o.live) {
       deliverPrompt(turn, o.live, assignmentText(loop, node, { verdict: o.verdict, keywords }));
