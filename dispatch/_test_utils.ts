@@ -182,6 +182,12 @@ export class FakeHooks {
   refuser = "roster";
   /** Where each call is noted too (`hook:<point>`), beside other ports' steps. */
   trail: string[] = [];
+  /** The points `handles` says no hook handles (default: every point is handled). */
+  readonly unhandled = new Set<PointName>();
+
+  handles(point: PointName): boolean {
+    return !this.unhandled.has(point);
+  }
 
   run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
     const c = ctx as unknown as Record<string, unknown>;
@@ -210,8 +216,10 @@ export class MemoryPositions implements LoopPositions {
   failGet = false;
   failPut = false;
   puts = 0;
+  gets = 0;
 
   get(ref: string): Promise<Position | undefined> {
+    this.gets++;
     if (this.failGet) return Promise.reject(new Error("EIO: the disk said no"));
     const p = this.map.get(ref);
     return Promise.resolve(p ? structuredClone(p) : undefined);

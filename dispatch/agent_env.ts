@@ -47,8 +47,18 @@ export interface SessionEnvOptions {
 /** A session's own variables, for the work item `ref`: see the module doc. */
 export function sessionEnvFor(o: SessionEnvOptions): (ref: string) => Record<string, string> {
   const path = o.basePath ? `${o.binDir}:${o.basePath}` : o.binDir;
+  // asked at every launch and every headless delivery: each ref's capability is made once
+  const made = new Map<string, string>();
+  const capability = (ref: string) => {
+    let c = made.get(ref);
+    if (c === undefined) {
+      if (made.size >= 4096) made.clear();
+      made.set(ref, c = capabilityFor(o.key, ref));
+    }
+    return c;
+  };
   return (ref) => ({
-    THE_LOOP_SESSION: capabilityFor(o.key, ref),
+    THE_LOOP_SESSION: capability(ref),
     THE_LOOP_WORK_ITEM: ref,
     THE_LOOP_CONTROL: o.socketPath,
     PATH: path,

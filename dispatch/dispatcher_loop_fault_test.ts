@@ -104,3 +104,20 @@ Deno.test("without a positions port no loop runs: no position, no label, an empt
   assert.equal((await t.dispatcher.dispatch(comment(1, "the-loop:approve"))).status, "delivered");
   await until(() => t.runner.calls.length === 2, "the delivery");
 });
+
+Deno.test("a comment nobody's input_received hook reads costs no read of the position for its loop fact", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await until(() => t.positions.map.get(REF)?.node === "work", "the item entered adhoc");
+  t.hooks.unhandled.add("input_received");
+  const before = t.positions.gets;
+  const out = await t.dispatcher.dispatch(comment(1, "an ordinary comment"));
+  assert.deepEqual(out, { status: "delivered", detail: "delivered" });
+  assert.equal(t.positions.gets, before, "no read for a fact no hook sees");
+  const seen = t.hooks.seen.filter((s) => s.point === "input_received").at(-1)!;
+  assert.equal(seen.ctx.loop, "");
+  // a hook that handles it is told the item's loop
+  t.hooks.unhandled.delete("input_received");
+  await t.dispatcher.dispatch(comment(1, "another comment"));
+  assert.equal(t.hooks.seen.filter((s) => s.point === "input_received").at(-1)!.ctx.loop, "adhoc");
+});

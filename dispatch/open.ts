@@ -15,7 +15,7 @@ import { join } from "node:path";
 import type { CliConfig, EnvReader, RoutingConfig } from "../config/mod.ts";
 import { messageOf, ProblemsError } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
-import { refuserOf, run } from "../lifecycle/mod.ts";
+import { handles, refuserOf, run } from "../lifecycle/mod.ts";
 import { ControlStore } from "../state/control.ts";
 import { RegistryDir, type SessionRecord } from "../state/registry.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
@@ -230,7 +230,7 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     workspaces,
     trust: routing().harnessTrust.enabled ? trust : undefined,
     github: o.github,
-    hooks: o.hooks ?? { run, refuserOf },
+    hooks: o.hooks ?? { run, refuserOf, handles },
     events: o.events,
     templates: () => templates,
     spawnWorkdir: routing().spawnWorkdir || o.cwd,
@@ -290,7 +290,7 @@ export async function openDryRun(o: OpenDryRunOptions): Promise<DryRunDispatcher
     controlStore: new ControlStore(routing().registryDir),
     runner: runnerOf(o, routing),
     adapterFor,
-    hooks: o.hooks ?? { run, refuserOf },
+    hooks: o.hooks ?? { run, refuserOf, handles },
     events: o.events,
     templates,
     spawnWorkdir: routing().spawnWorkdir || o.cwd,

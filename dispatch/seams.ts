@@ -185,6 +185,11 @@ export interface DispatchHooks {
   run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>>;
   /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ comment. */
   refuserOf?(ctx: object): string | undefined;
+  /**
+   * Whether any hook handles `point` (`handles` from `lifecycle/mod.ts`); false lets a call site
+   * skip reading a fact nobody will see. Absent: assumed true.
+   */
+  handles?(point: PointName): boolean;
 }
 
 /** The GitHub writes the dispatcher makes (a subset of `GitHubClient`). */

@@ -184,6 +184,19 @@ function stripSpans(text: string): string {
  * read from. Line breaks (`\r\n`, `\r`) become `\n`; the result has as many lines as the input.
  */
 export function commandText(markdown: string): string {
+  // one comment is read for control keywords and then for a gate's verdict: the last answer is
+  // kept, so the second read costs a comparison
+  if (markdown === last.markdown) return last.text;
+  const text = computeCommandText(markdown);
+  last.markdown = markdown;
+  last.text = text;
+  return text;
+}
+
+/** The last text {@linkcode commandText} was asked for, and its answer. */
+const last = { markdown: "", text: "" };
+
+function computeCommandText(markdown: string): string {
   const lines = stripBlocks(markdown.split(/\r\n|\r|\n/));
   // code spans do not cross a blank line (a paragraph's end)
   const out: string[] = [];

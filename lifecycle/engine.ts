@@ -128,6 +128,18 @@ export async function configureLazily(
   lazy = { load, sink: opts.sink, warn: opts.warn ?? ((m: string) => console.error(m)) };
 }
 
+/**
+ * Whether a hook of the process's runner handles `point`: false only when the runner is known
+ * and none does (a lazy load not yet run answers true). Never throws.
+ */
+export function handles(point: PointName): boolean {
+  try {
+    return current ? current.handles(point) : lazy !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 /** Runs `point`'s hooks over `ctx`; returns `ctx` itself. Never throws. */
 export async function run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
   try {

@@ -226,3 +226,25 @@ Deno.test("configuring again re-arms the circuits the previous runner had open",
     await engine.reset();
   }
 });
+
+Deno.test("handles: false only when the runner is known and no enabled hook handles the point", async () => {
+  await engine.reset();
+  assert.equal(engine.handles("input_received"), false, "nothing configured, nothing lazy");
+  const sink = new MemorySink();
+  const on = fakeExecutor("on", () => ({ answer: null }), { on: ["phase_changed"] });
+  const off = fakeExecutor("off", () => ({ answer: null }));
+  engine.configure(
+    new Runner({
+      entries: [
+        { entry: entryOf("on"), executor: on },
+        { entry: entryOf("off", { enabled: false }), executor: off },
+      ],
+      sink,
+    }),
+  );
+  assert.equal(engine.handles("phase_changed"), true);
+  assert.equal(engine.handles("input_received"), false, "the hook for it is disabled");
+  await engine.configureLazily(() => Promise.resolve(new Runner({ entries: [], sink })), { sink });
+  assert.equal(engine.handles("input_received"), true, "a lazy load not yet run may handle it");
+  await engine.reset();
+});

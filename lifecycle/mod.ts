@@ -26,6 +26,7 @@ export {
   configureFromConfig,
   configureLazily,
   type ConfigureOptions,
+  handles,
   reset,
   run,
 } from "./engine.ts";

@@ -134,6 +134,21 @@ export class Runner {
   }
 
   /**
+   * Whether any enabled hook handles `point` (a call site may then skip gathering a fact nobody
+   * reads). An executor whose `handles` throws counts as handling it.
+   */
+  handles(point: PointName): boolean {
+    return this.#entries.some(({ entry, executor }) => {
+      if (!entry.enabled) return false;
+      try {
+        return executor.handles(point);
+      } catch {
+        return true;
+      }
+    });
+  }
+
+  /**
    * Runs `point`'s chain over `ctx` and returns `ctx` itself, its decisions updated. Never
    * throws: a failure inside is logged and the context returned as it stands.
    */

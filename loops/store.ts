@@ -97,6 +97,9 @@ export function readPosition(
   return error === undefined ? { position: data as Position } : { error };
 }
 
+/** How many positions {@linkcode LoopStore} keeps in memory before it starts over. */
+const KNOWN_MAX = 4096;
+
 /** `20260102T030405Z`. */
 function stamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
@@ -108,6 +111,8 @@ export class LoopStore implements LoopPositions {
   readonly #onCorrupt?: (o: CorruptPosition) => void;
   readonly #durable: boolean;
   readonly #now: () => Date;
+  /** Positions read, by path, with the file's identity when read. */
+  readonly #known = new Map<string, { identity: string; position: Position }>();
 
   constructor(o: LoopStoreOptions) {
     this.#dir = o.dir;
@@ -123,9 +128,27 @@ export class LoopStore implements LoopPositions {
     return join(this.#dir, `${slugOf(item)}.json`);
   }
 
-  /** The item's position; undefined when it has none (or it was corrupt, and is now kept aside). */
+  /**
+   * The item's position; undefined when it has none (or it was corrupt, and is now kept aside).
+   * A file read before and not changed since (same inode, size and mtime: every write is a
+   * rename, so a new inode) is answered from memory after one `stat`: every comment asks for its
+   * item's loop, and reading and checking the file each time showed in the burst bench.
+   */
   async get(ref: string): Promise<Position | undefined> {
     const path = this.pathOf(ref);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(path);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) {
+        this.#known.delete(path);
+        return undefined;
+      }
+      throw err;
+    }
+    const identity = `${info.ino}:${info.size}:${info.mtime?.getTime()}`;
+    const known = this.#known.get(path);
+    if (known?.identity === identity) return structuredClone(known.position);
     let text: string;
     try {
       text = await Deno.readTextFile(path);
@@ -134,7 +157,12 @@ export class LoopStore implements LoopPositions {
       throw err;
     }
     const read = readPosition(text, ref);
-    if ("position" in read) return read.position;
+    if ("position" in read) {
+      if (this.#known.size >= KNOWN_MAX) this.#known.clear();
+      this.#known.set(path, { identity, position: structuredClone(read.position) });
+      return read.position;
+    }
+    this.#known.delete(path);
     const keptAs = await this.#keepAside(path);
     this.#onCorrupt?.({ ref, path, keptAs, error: read.error });
     return undefined;
@@ -142,11 +170,11 @@ export class LoopStore implements LoopPositions {
 
   /** Writes the item's position atomically (the file of `position.workItem`). */
   async put(position: Position): Promise<void> {
-    await writeFileAtomic(
-      this.pathOf(position.workItem),
-      JSON.stringify(position, null, 2) + "\n",
-      { durable: this.#durable },
-    );
+    const path = this.pathOf(position.workItem);
+    this.#known.delete(path);
+    await writeFileAtomic(path, JSON.stringify(position, null, 2) + "\n", {
+      durable: this.#durable,
+    });
   }
 
   /** Renames a corrupt file aside under a name not yet taken; the name it now has. */

@@ -93,3 +93,26 @@ Deno.test("valid JSON that is not a position of that item is corrupt", async () 
     assert.match(corrupt[0]?.error ?? "", error);
   }
 });
+
+Deno.test("a position changed on disk by another process is read again, not answered from memory", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = new LoopStore({ dir });
+    const ref = "github:octo/repo#7";
+    const first = enter(BUILTIN_LOOPS.get("adhoc")!, { ref, now: new Date(0) }).position;
+    await store.put(first);
+    assert.equal((await store.get(ref))?.node, "work");
+    // another writer (the CLI's resume, an operator) replaces the file
+    const other = new LoopStore({ dir });
+    await other.put({ ...first, node: "review", phase: "review" });
+    assert.equal((await store.get(ref))?.node, "review");
+    // a caller changing what it got does not change what the store answers next
+    const got = (await store.get(ref))!;
+    got.node = "mangled";
+    assert.equal((await store.get(ref))?.node, "review");
+    await Deno.remove(store.pathOf(ref));
+    assert.equal(await store.get(ref), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -19,7 +19,7 @@ import type { Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
 import { armed } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
-import { knownLoops, loopName, parked, resumedLoop } from "./_loop.ts";
+import { knownLoops, loopFact, parked, resumedLoop } from "./_loop.ts";
 
 function rejected(turn: Turn, command: ControlCommand, reason: string, detail?: string): void {
   try {
@@ -51,7 +51,7 @@ export async function onCommand(
     kind: "command",
     command,
     text: "",
-    loop: o.loop ?? await loopName(turn),
+    loop: o.loop ?? await loopFact(turn, "input_received"),
   });
   if (!gate.proceed) {
     rejected(turn, command, "input-refused", gate.reason || `refused by ${gate.hook}`);

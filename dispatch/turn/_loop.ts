@@ -14,6 +14,7 @@
 import { advance, checkClaim, complete, enter, parseVerdict } from "../../loops/mod.ts";
 import type { LoopDef, LoopSet, Position } from "../../loops/mod.ts";
 import type { SessionRecord } from "../../state/registry.ts";
+import type { PointName } from "../../lifecycle/sdk/mod.ts";
 import type { VerbResult } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
@@ -63,6 +64,18 @@ export async function loopName(turn: Turn): Promise<string> {
     if (standing(pos)) return pos.loop;
   } catch { /* a fact, not a step: the chosen loop then */ }
   return await chosenLoop(turn);
+}
+
+/**
+ * The `loop` fact of `point`'s context: {@linkcode loopName}, or `""` without a read when no
+ * hook handles `point` (every comment asks; the position's read showed in the burst bench).
+ */
+export async function loopFact(turn: Turn, point: PointName): Promise<string> {
+  let wanted = true;
+  try {
+    wanted = turn.deps.hooks.handles?.(point) ?? true;
+  } catch { /* then read it */ }
+  return wanted ? await loopName(turn) : "";
 }
 
 /** An item event adding or removing a `loop:<phase>` label while loops run (the loop's publish). */

@@ -33,7 +33,7 @@ import { deliver } from "./deliver.ts";
 import { explainRefusal } from "./comments.ts";
 import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
-import { isPhaseLabel, loopName, onGateComment } from "./_loop.ts";
+import { isPhaseLabel, loopFact, onGateComment } from "./_loop.ts";
 import { onAnswer } from "./_ask.ts";
 
 /** Decides and does the turn's event. */
@@ -98,7 +98,7 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     kind: "comment",
     command: "",
     text: event.text,
-    loop: await loopName(turn),
+    loop: await loopFact(turn, "input_received"),
   });
   if (!gate.proceed) {
     return await explainRefusal(turn, gate, {
