@@ -288,6 +288,8 @@ export interface SetupOptions {
   loops?: boolean | LoopSet;
   /** Stands in for the in-memory positions (a real `LoopStore`, a port that throws). */
   positions?: LoopPositions;
+  /** A session's own environment (as a daemon with its control endpoint gives). */
+  sessionEnv?: (ref: string) => Record<string, string>;
 }
 
 /** A dispatcher whose `dispatch` also waits for the turn's reactions (so tests can count them). */
@@ -350,6 +352,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     spawnWorkdir: dir,
     uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
     ...loopPorts,
+    ...(o.sessionEnv ? { sessionEnv: o.sessionEnv } : {}),
   });
   return {
     dispatcher,

@@ -289,3 +289,15 @@ Deno.test("closing the work item closes its session's open question with it", as
   assert.equal(record?.status, "closed");
   assert.equal(record?.awaitingInput, undefined);
 });
+
+Deno.test("a session with the-loop on its PATH is told to ask with `the-loop ask`; one without, in a comment", async () => {
+  for (const withVerbs of [true, false]) {
+    await using t = await setup(
+      withVerbs ? { sessionEnv: (ref) => ({ THE_LOOP_WORK_ITEM: ref }) } : {},
+    );
+    await t.dispatcher.dispatch(comment(1, "the-loop:start-execution"));
+    const boot = t.runner.calls[0].prompt!;
+    if (withVerbs) assert.match(boot, /run `the-loop ask --question "\.\.\."` from this session/);
+    else assert.match(boot, /ask it in a comment on github:octo\/repo#1/);
+  }
+});

@@ -14,8 +14,12 @@ import { payloadExcerpt } from "../_excerpt.ts";
 /** How the session talks to people, by how it is hosted. */
 function interactionDirective(turn: Turn): string {
   const ref = turn.ref;
-  const ask = `When you need a decision from a person, ask it in a comment on ${ref} ` +
-    "and wait: the answer reaches you as a new event.";
+  // with the-loop on the session's PATH, a question is tracked (`the-loop ask`); else a comment
+  const ask = turn.deps.sessionEnv
+    ? 'When you need a decision from a person, run `the-loop ask --question "..."` from ' +
+      "this session and wait: the answer reaches you as a new event."
+    : `When you need a decision from a person, ask it in a comment on ${ref} ` +
+      "and wait: the answer reaches you as a new event.";
   const runner = turn.deps.runner;
   if (runner.kind === "tmux") {
     const slug = slugOf(turn.event.workItem);
