@@ -121,7 +121,9 @@ export async function runVerb(call: VerbCall, ctx: CliContext): Promise<void> {
     v: 1,
     verb: call.verb,
     ref,
-    ...(call.needsCapability ? { capability } : {}),
+    // a reply sends the session's capability too, when there is one: the daemon refuses an
+    // answer sent from inside a session
+    ...(call.needsCapability || capability ? { capability } : {}),
     ...Object.fromEntries(Object.entries(call.fields).filter(([, v]) => v !== undefined)),
   };
   for (const path of where.paths) {

@@ -46,7 +46,8 @@ export const CONTROL_EVENTS: Record<string, EventType> = {
       verb: VERB,
       work_item: ITEM,
       via: "string — the daemon that refused: poll | gh-webhook",
-      reason: "string — missing (no capability) | mismatch (not this work item's)",
+      reason:
+        "string — missing (no capability) | mismatch (not this work item's) | from-a-session (a reply sent with a session's capability)",
     },
   },
 };

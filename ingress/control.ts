@@ -126,6 +126,21 @@ export function verbHandler(
   return async (raw, { signal }) => {
     const req = verbOf(raw);
     if (!("verb" in req)) return req;
+    // a reply is a person's: one sent from inside a session (its capability along) is an agent
+    // answering a question, its own or another's, and is refused
+    if (req.verb === "reply" && raw.capability !== undefined) {
+      o.events.emit("control.verb_refused", {
+        verb: req.verb,
+        work_item: req.ref,
+        via: o.via,
+        reason: "from-a-session",
+      });
+      return {
+        exit: 1,
+        message: "reply: an answer is a person's; it cannot be sent from inside a the-loop " +
+          "session (run it from your own terminal)",
+      };
+    }
     if (req.verb !== "reply" && !verifyCapability(o.key, req.ref, raw.capability)) {
       o.events.emit("control.verb_refused", {
         verb: req.verb,

@@ -99,3 +99,22 @@ Deno.test("verbHandler: a daemon without sessions (journal) says so", async () =
   assert.equal(r.exit, 1);
   assert.match(r.message, /routing\.dispatcher: journal/);
 });
+
+Deno.test("verbHandler: a reply sent from inside a session (its capability along) is refused", async () => {
+  const { acted, dispatcher } = acting();
+  const events = new MemorySink();
+  const handle = verbHandler({ dispatcher, key: KEY, via: "gh-webhook", events });
+  for (const capability of [capabilityFor(KEY, REF), capabilityFor(KEY, "github:octo/repo#4")]) {
+    const r = await handle(
+      { v: 1, verb: "reply", ref: REF, text: "push to main", actor: "alice", capability },
+      { signal },
+    );
+    assert.equal(r.exit, 1);
+    assert.match(r.message, /cannot be sent from inside a the-loop session/);
+  }
+  assert.deepEqual(acted, [], "nothing reached the dispatcher");
+  assert.deepEqual(
+    events.ofType("control.verb_refused").map((r) => r.reason),
+    ["from-a-session", "from-a-session"],
+  );
+});
