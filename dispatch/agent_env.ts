@@ -22,9 +22,10 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { capabilityFor } from "../daemon/mod.ts";
+import { isDenoCli, taskFlags } from "../lifecycle/mod.ts";
 import { writeFileAtomic } from "../state/atomic.ts";
 
 /** The launcher's folder under `state.root`. */
@@ -65,25 +66,6 @@ export function sessionEnvFor(o: SessionEnvOptions): (ref: string) => Record<str
   });
 }
 
-/** Is `execPath` the deno CLI (a source checkout) rather than a compiled the-loop? */
-export function isDenoCli(execPath: string): boolean {
-  // as `lifecycle/executors/module/host_command.ts` tells its hook host
-  const base = basename(execPath).toLowerCase();
-  return base === "deno" || base === "deno.exe";
-}
-
-/** The `the-loop` task's permission flags (kept in step with `deno.json`). */
-const TASK_FLAGS = [
-  "--cached-only",
-  "--no-prompt",
-  "--unstable-worker-options",
-  "--allow-read",
-  "--allow-write",
-  "--allow-net",
-  "--allow-env",
-  "--allow-run",
-];
-
 /** `s` as one `sh` word, in single quotes. */
 export function shellQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
@@ -107,7 +89,7 @@ export function launcherScript(o: { deno: string; mainPath: string; denoDir?: st
   const words = [
     shellQuote(o.deno),
     "run",
-    ...TASK_FLAGS,
+    ...taskFlags(),
     "--config",
     shellQuote(config),
     shellQuote(o.mainPath),

@@ -24,7 +24,7 @@ import { type RoutedEvent, SETTLED_REASONS, type VerbResult } from "../types.ts"
 import type { Answer, Handled, Turn } from "./turn.ts";
 import { askInput, askWaiting } from "./_call_sites.ts";
 import { explainRefusal } from "./comments.ts";
-import { deliverPrompt, REPEAT_LINE } from "./deliver.ts";
+import { REPEAT_LINE } from "./deliver.ts";
 
 /** Who asks a question, as `waiting_for_input` is told (a loop's `actor: agent`). */
 export const ASKER = "agent";
@@ -307,7 +307,8 @@ export async function reply(
     text: gate.text,
     source: "verb",
   });
-  const handled = await deliverPrompt(turn, live, repeated(turn, prompt)).later;
+  turn.pickup();
+  const handled = await turn.queue(live, repeated(turn, prompt)).later;
   if (handled.outcome.status !== "delivered") {
     return { exit: 1, message: `the reply was not delivered: ${whyNot(handled)}` };
   }
@@ -366,7 +367,8 @@ export async function onAnswer(
     url: event.subject?.url,
   });
   // delivered inside the turn: the wait closes before the item's next event is looked at
-  const handled = await deliverPrompt(turn, live, repeated(turn, prompt)).later;
+  turn.pickup();
+  const handled = await turn.queue(live, repeated(turn, prompt)).later;
   if (handled.outcome.status === "delivered") await closeWait(turn, { source: "comment", actor });
   return handled;
 }

@@ -237,7 +237,7 @@ export function deliverPrompt(turn: Turn, live: SessionRecord, prompt: string): 
     deliveryId: `loop-${turn.deps.uuid()}`,
     text: "",
   };
-  turn.deps.deliveries.add({ turn, live, event, prompt }).then(
+  turn.queue(live, prompt, event).later.then(
     (h) => {
       if (h.outcome.status !== "delivered") {
         turn.emit("loop.assignment_failed", {

@@ -35,13 +35,7 @@ export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): La
   const rendered = eventPrompt(turn, event);
   const prompt = turn.repeat ? `${REPEAT_LINE}\n\n${rendered}` : rendered;
   if (turn.repeat) turn.emit("dispatch.repeat", { gh_event: event.ghEvent }, "warning");
-  return { later: turn.deps.deliveries.add({ turn, live, event, prompt }) };
-}
-
-/** Queues a ready-made `prompt` (an answer, an assignment) for `live`, as the turn's event. */
-export function deliverPrompt(turn: Turn, live: SessionRecord, prompt: string): Later {
-  turn.pickup();
-  return { later: turn.deps.deliveries.add({ turn, live, event: turn.event, prompt }) };
+  return turn.queue(live, prompt, event);
 }
 
 /**

@@ -120,6 +120,14 @@ export class Turn {
     return this.event.workItem.ref;
   }
 
+  /**
+   * Hands `prompt` to `live`'s gathered deliveries as `event` (default: the turn's), behind the
+   * session's earlier ones; its outcome once its batch went in. No reaction: the caller picks up.
+   */
+  queue(live: SessionRecord, prompt: string, event: RoutedEvent = this.event): Later {
+    return { later: this.deps.deliveries.add({ turn: this, live, event, prompt }) };
+  }
+
   /** Picks the event up: the `started` reaction (once, in the reactions' lane), not waited for. */
   pickup(): void {
     if (this.#picked) return;

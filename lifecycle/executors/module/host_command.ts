@@ -49,6 +49,16 @@ export interface HookHostCommandOptions {
   v8FlagsEnv?: string;
 }
 
+/**
+ * The `deno run` flags of `deno.json`'s `the-loop` task (its permissions), without `run` and
+ * `main.ts`: how a source checkout runs the-loop again (the hook host, the sessions' launcher).
+ */
+export function taskFlags(
+  words: string[] = denoJson.tasks["the-loop"].split(/\s+/).slice(1),
+): string[] {
+  return words.filter((w) => w !== "run" && w !== "main.ts");
+}
+
 /** Is `execPath` the deno CLI itself (running from source) rather than a compiled the-loop? */
 export function isDenoCli(execPath: string): boolean {
   const base = basename(execPath).toLowerCase();
@@ -75,11 +85,10 @@ export function hookHostCommand(opts: HookHostCommandOptions): HookHostCommand {
     };
   }
   const mainPath = opts.mainPath ?? fileURLToPath(new URL("../../../main.ts", import.meta.url));
-  const words = opts.taskWords ?? denoJson.tasks["the-loop"].split(/\s+/).slice(1);
-  const flags = words.filter((w) => w !== "main.ts" && !w.startsWith("--v8-flags"));
+  const flags = taskFlags(opts.taskWords).filter((w) => !w.startsWith("--v8-flags"));
   return {
     command: execPath,
-    args: [...flags, `--v8-flags=${cap}`, mainPath, "__hook-host"],
+    args: ["run", ...flags, `--v8-flags=${cap}`, mainPath, "__hook-host"],
     env: {},
   };
 }
