@@ -75,15 +75,14 @@ export {
   createCommandExecutor,
   createRemoteExecutor,
   type HookBundle,
-  isDenoCli,
   loadModuleHook,
   type ModuleHookOptions,
   type RemoteExecutor,
   type RemoteExecutorOptions,
   runHookHost,
   stopBundler,
-  taskFlags,
 } from "./executors/mod.ts";
+export { isDenoCli, taskFlags } from "./run_self.ts";
 export {
   type CircuitRecord,
   circuitsDir,

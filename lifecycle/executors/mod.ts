@@ -10,8 +10,6 @@ import type { Executor } from "../executor.ts";
 import type { HookBundle, ModuleHookOptions } from "./module/mod.ts";
 
 export type { HookBundle, ModuleHookOptions } from "./module/mod.ts";
-// light (no bundler): how a source checkout runs the-loop again, for the sessions' launcher too
-export { isDenoCli, taskFlags } from "./module/host_command.ts";
 export {
   createRemoteExecutor,
   type RemoteExecutor,

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import denoJson from "../../../deno.json" with { type: "json" };
-import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isDenoCli, taskFlags } from "../../run_self.ts";
+
+export { isDenoCli } from "../../run_self.ts";
 
 /** The command line and extra environment of a hook-host child. */
 export interface HookHostCommand {
@@ -47,22 +48,6 @@ export interface HookHostCommandOptions {
   taskWords?: string[];
   /** The current `DENO_V8_FLAGS` (compiled only: the cap is appended to it). */
   v8FlagsEnv?: string;
-}
-
-/**
- * The `deno run` flags of `deno.json`'s `the-loop` task (its permissions), without `run` and
- * `main.ts`: how a source checkout runs the-loop again (the hook host, the sessions' launcher).
- */
-export function taskFlags(
-  words: string[] = denoJson.tasks["the-loop"].split(/\s+/).slice(1),
-): string[] {
-  return words.filter((w) => w !== "run" && w !== "main.ts");
-}
-
-/** Is `execPath` the deno CLI itself (running from source) rather than a compiled the-loop? */
-export function isDenoCli(execPath: string): boolean {
-  const base = basename(execPath).toLowerCase();
-  return base === "deno" || base === "deno.exe";
 }
 
 /**
