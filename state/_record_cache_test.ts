@@ -142,21 +142,30 @@ Deno.test("whole-second file times: two quick rewrites are still seen", async ()
 });
 
 Deno.test("a settled session's reads are kept: a copy of the file in place is not read", async () => {
-  const dir = Deno.makeTempDirSync();
-  const registry = new RegistryDir(dir);
-  // away from a second's edge: Deno's change time is whole seconds, and the in-place write below
-  // must leave it as it was
-  while (Date.now() % 1000 > 700) await new Promise((r) => setTimeout(r, 5));
-  await registry.write(BASE, { durable: false });
-  const file = join(dir, "github-o-r-1.json");
-  await registry.get(BASE.workItem.ref); // first seen
-  await new Promise((r) => setTimeout(r, SETTLED_MS + 10));
-  const kept = (await registry.get(BASE.workItem.ref))!; // read a granule later: kept
-  // the same bytes with another status, written in place and its times put back: only a reader
-  // that reads the file sees it (no process of the-loop ever writes a record in place)
-  const info = Deno.statSync(file);
-  Deno.writeTextFileSync(file, Deno.readTextFileSync(file).replace('"active"', '"paused"'));
-  Deno.utimeSync(file, info.atime!, info.mtime!);
-  assert.equal((await registry.get(BASE.workItem.ref))!.status, kept.status);
-  assert.equal((await new RegistryDir(dir).get(BASE.workItem.ref))!.status, "paused");
+  // Deno's change time is whole seconds, and the in-place write below must leave it as it was:
+  // the scenario must begin and end in one second. Under load it may not; then it runs again.
+  for (let attempt = 1;; attempt++) {
+    const dir = Deno.makeTempDirSync();
+    try {
+      const registry = new RegistryDir(dir);
+      while (Date.now() % 1000 > 700) await new Promise((r) => setTimeout(r, 5));
+      const second = Math.floor(Date.now() / 1000);
+      await registry.write(BASE, { durable: false });
+      const file = join(dir, "github-o-r-1.json");
+      await registry.get(BASE.workItem.ref); // first seen
+      await new Promise((r) => setTimeout(r, SETTLED_MS + 10));
+      const kept = (await registry.get(BASE.workItem.ref))!; // read a granule later: kept
+      // the same bytes with another status, written in place and its times put back: only a
+      // reader that reads the file sees it (no process of the-loop ever writes a record in place)
+      const info = Deno.statSync(file);
+      Deno.writeTextFileSync(file, Deno.readTextFileSync(file).replace('"active"', '"paused"'));
+      Deno.utimeSync(file, info.atime!, info.mtime!);
+      if (Math.floor(Date.now() / 1000) !== second && attempt < 10) continue; // crossed a second
+      assert.equal((await registry.get(BASE.workItem.ref))!.status, kept.status);
+      assert.equal((await new RegistryDir(dir).get(BASE.workItem.ref))!.status, "paused");
+      return;
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  }
 });
