@@ -158,20 +158,49 @@ export async function daemonProject(
   return { dir, root: join(dir, ".the-loop"), env, loaded: await loadConfig({ env, cwd: dir }) };
 }
 
+/** What {@linkcode until} may be told besides its check. */
+export interface UntilOptions {
+  /** The bound, in ms (default 30 s): it only fails a hung test. */
+  ms?: number;
+  /** Said with the timeout: what explains it (a daemon's stderr so far, say). */
+  detail?: () => string;
+}
+
 /**
- * Waits until `check` holds, looking again every 25 ms; throws naming `what` after `ms` (a bound
- * that only fails a hung test). For the CLI tests that watch a daemon's output or files.
+ * Waits until `check` holds, looking again every 25 ms; throws naming `what` (and `detail`) after
+ * `ms` (a bound that only fails a hung test). For the CLI tests that watch a daemon's output or
+ * files.
  */
 export async function until(
   what: string,
   check: () => Promise<boolean> | boolean,
-  ms = 30_000,
+  opts: number | UntilOptions = 30_000,
 ): Promise<void> {
+  const { ms = 30_000, detail } = typeof opts === "number" ? { ms: opts } : opts;
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}${detail ? `\n${detail()}` : ""}`);
+    }
     await delay(25);
   }
+}
+
+/**
+ * Stops a spawned CLI with `signal` and waits for it, for a test's `finally`: a child that has
+ * already exited is not an error here (that would hide the test's own failure); its status is
+ * returned for the test to judge.
+ */
+export async function stopChild(
+  child: Deno.ChildProcess,
+  signal: Deno.Signal = "SIGTERM",
+): Promise<Deno.CommandStatus> {
+  try {
+    child.kill(signal);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error; // "Child process has already terminated"
+  }
+  return await child.status;
 }
 
 /**

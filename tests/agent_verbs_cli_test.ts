@@ -10,7 +10,7 @@ import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { FakeGitHub } from "./fake_github/mod.ts";
 import { pathWithFakes, readHarnessLog } from "./fake_harness/mod.ts";
-import { cli, cliSchema, readOutput, spawnCli, tree, until } from "./_test_utils.ts";
+import { cli, cliSchema, readOutput, spawnCli, stopChild, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-agent-verbs";
 const REF = "github:octo/repo#1";
@@ -135,8 +135,7 @@ Deno.test("a running poller's control endpoint: mode 0600, reply spawns nothing,
     assert.ok(!events.includes(other), "a capability is never logged");
     assert.match(events, /"control\.listening"/);
   } finally {
-    daemon.kill("SIGTERM");
-    await daemon.status;
+    await stopChild(daemon, "SIGTERM");
     await output.done;
   }
   await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound, "a stopped daemon's socket goes");
@@ -161,8 +160,7 @@ Deno.test("a running gh-webhook's control endpoint: the verbs find gh-webhook.so
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /this session may act only on its own work item/, "it was answered");
   } finally {
-    daemon.kill("SIGTERM");
-    await daemon.status;
+    await stopChild(daemon, "SIGTERM");
     await output.done;
   }
   await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound);
@@ -231,8 +229,7 @@ Deno.test("a spawned session holds its capability, its item, the socket and the 
     assert.equal(JSON.parse(verbs[0]).work_item, ref);
     assert.ok(!events.includes(environ.THE_LOOP_SESSION), "the capability is never logged");
   } finally {
-    daemon.kill("SIGTERM");
-    await daemon.status;
+    await stopChild(daemon, "SIGTERM");
     await output.done;
   }
 });

@@ -5,7 +5,7 @@
  * receiver's memory (its RSS, from `/proc`) where it was.
  */
 import assert from "node:assert/strict";
-import { readOutput, spawnCli, tree } from "./_test_utils.ts";
+import { readOutput, spawnCli, stopChild, tree } from "./_test_utils.ts";
 
 const READY = /^gh-webhook: listening on (http:\/\/127\.0\.0\.1:(\d+)\/gh-webhook) \(pid (\d+)\)$/m;
 const ENC = new TextEncoder();
@@ -46,8 +46,7 @@ async function start(extra: string) {
     port: Number(ready[2]),
     pid: Number(ready[3]),
     async [Symbol.asyncDispose]() {
-      child.kill("SIGTERM");
-      await child.status;
+      await stopChild(child, "SIGTERM");
       await done;
     },
   };

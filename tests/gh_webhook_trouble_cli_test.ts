@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, cliSchema, readOutput, spawnCli, tree, until } from "./_test_utils.ts";
+import { cli, cliSchema, readOutput, spawnCli, stopChild, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-webhook-trouble";
 const READY = /gh-webhook: listening on (http:\/\/127\.0\.0\.1:\d+)\/gh-webhook/;
@@ -97,8 +97,7 @@ Deno.test("gh-webhook start: an event log on a full disk makes /health answer 50
     assert.match(table.stdout, /running\s+yes/);
     assert.match(table.stdout, /degraded\s+the event log cannot be written/);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await stopChild(child, "SIGTERM");
     await done;
     await gh.close();
   }
@@ -130,8 +129,7 @@ Deno.test("gh-webhook start: a status file that cannot be written is said on std
       return res.status === 503 && /state file/.test(body.reasons?.[0] ?? "");
     });
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await stopChild(child, "SIGTERM");
     await done;
   }
 });

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeGitHub } from "./fake_github/mod.ts";
-import { cli, cliSchema, spawnCli, tree, until } from "./_test_utils.ts";
+import { cli, cliSchema, spawnCli, stopChild, tree, until } from "./_test_utils.ts";
 
 const TOKEN = "t0k-poll-trouble";
 const LABEL = "the-loop: auto-execute";
@@ -153,8 +153,7 @@ Deno.test("poll start (foreground): a lasting 404 is said once, not every cycle"
       await until("three cycles", () => lists() >= 3);
       await until("the warning", () => /GitHub does not know/.test(err.text()));
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
+      await stopChild(child, "SIGTERM");
       await Promise.all([out.done, err.done]);
     }
     const said = err.text().split("\n").filter((l) => /GitHub does not know/.test(l));
@@ -189,8 +188,7 @@ Deno.test("poll start: a rate-limit wait over 10 s is said with its reset time, 
       const table = await cli(["poll", "status"], { cwd: dir, env: ENV });
       assert.match(table.stdout, new RegExp(`rate limit\\s+waiting until ${said[2]}`));
     } finally {
-      child.kill("SIGKILL"); // the wait would hold a SIGTERM 10 s
-      await child.status;
+      await stopChild(child, "SIGKILL"); // the wait would hold a SIGTERM 10 s
       await Promise.all([out.done, err.done]);
     }
   });
@@ -222,7 +220,7 @@ Deno.test("poll start: an event log on a full disk and a status file that cannot
       await until("the degraded status", async () => {
         const doc = await statusJson(dir);
         return doc.status?.degraded?.some((d: string) => /event log/.test(d)) ?? false;
-      });
+      }, { detail: () => `the poller's stderr so far:\n${err.text()}` });
       const doc = await statusJson(dir);
       assert.match(
         doc.status.degraded[0],
@@ -232,8 +230,7 @@ Deno.test("poll start: an event log on a full disk and a status file that cannot
       const table = await cli(["poll", "status"], { cwd: dir, env: ENV });
       assert.match(table.stdout, /degraded\s+the event log cannot be written/);
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
+      await stopChild(child, "SIGTERM");
       await Promise.all([out.done, err.done]);
     }
   });
