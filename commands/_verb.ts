@@ -79,6 +79,27 @@ async function socketsOf(
   };
 }
 
+/**
+ * Sends `request` to the daemon of the config's state root (as {@linkcode runVerb} finds it):
+ * its answer, or `undefined` when no daemon runs there. For the commands that tell a running
+ * daemon what they did (`sessions resume`).
+ */
+export async function tellDaemon(
+  ctx: CliContext,
+  request: Record<string, unknown>,
+): Promise<{ exit: number; message: string } | undefined> {
+  const where = await socketsOf(ctx);
+  const { callControl, NotRunningError } = await import("../daemon/mod.ts");
+  for (const path of where.paths) {
+    try {
+      return await callControl(path, request);
+    } catch (error) {
+      if (!(error instanceof NotRunningError)) throw error;
+    }
+  }
+  return undefined;
+}
+
 /** Runs one verb: see the module doc. */
 export async function runVerb(call: VerbCall, ctx: CliContext): Promise<void> {
   const ref = refOf(call, ctx);

@@ -353,16 +353,21 @@ Deno.test("closing the item completes its loop wherever it stood", async () => {
   const comments = t.github.comments.length;
   assert.equal((await t.dispatcher.dispatch(closeEvent(1))).status, "delivered");
   const pos = t.positions.map.get(REF)!;
-  assert.deepEqual([pos.node, pos.status, pos.history.at(-1)!.kind], [
-    "review",
+  assert.deepEqual([pos.node, pos.status, pos.history.at(-1)!.kind, pos.history.at(-1)!.from], [
+    "done",
     "completed",
     "close",
+    "review",
   ]);
+  // the facts name the phase the label says
   const last = loopFacts(t).at(-1)!;
-  assert.deepEqual([last.point, last.to_node, last.terminal], ["phase_changed", "review", true]);
+  assert.deepEqual(
+    [last.point, last.from_node, last.to_node, last.to_phase, last.terminal],
+    ["phase_changed", "review", "done", "done", true],
+  );
   assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
   const [completed] = t.events.ofType("loop.completed");
-  assert.deepEqual([completed.node, completed.closed], ["review", true]);
+  assert.deepEqual([completed.node, completed.phase, completed.closed], ["done", "done", true]);
   // no new request comment at the gate it stood at: only the closure comment
   assert.equal(t.github.comments.length, comments + 1);
   assert.equal(t.hooks.seen.find((s) => s.point === "work_item_complete")!.ctx.loop, "adhoc");
@@ -391,6 +396,15 @@ Deno.test("sessions resume (the CLI's control action) of a parked item resumes i
   ]);
   const [resumed] = t.events.ofType("loop.resumed");
   assert.deepEqual([resumed.origin, resumed.node], ["cli", "work"]);
+  // the CLI then tells the daemon (`resumed`): the agent hears the held verdict and its node
+  const before = delivered(t).length;
+  const told = await t.dispatcher.act({ verb: "resumed", ref: REF }, { via: "poll" });
+  assert.deepEqual([told.exit, told.message], [
+    0,
+    "the agent of github:octo/repo#1 was given its assignment again",
+  ]);
+  await until(() => delivered(t).length > before, "the assignment again");
+  assert.match(delivered(t).at(-1)!, /verdict `request-changes`[\s\S]*stands at node `work`/);
   // a resume of an item that is not parked leaves its position alone
   await t.control.apply("pause", item, { source: "cli", actor: "operator", note: "" });
   const puts = t.positions.puts;
@@ -469,4 +483,69 @@ Deno.test("a loop starting at a human node: the spawn prompt says a person revie
     delivered(t).find((p) => p.includes("Fix it."))!,
     /^- `the-loop advance --outcome done`$/m,
   );
+});
+
+Deno.test("a reopened item closed mid-walk begins a new walk with one loop: label", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  await t.dispatcher.dispatch(closeEvent(1));
+  assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
+  // reopened and started again: a new walk from the start, the finished walk's label gone
+  assert.deepEqual(await t.dispatcher.dispatch(comment(1, START)), {
+    status: "delivered",
+    detail: "spawned",
+  });
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.node, pos.status, pos.history.length], ["work", "active", 1]);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:work"]);
+});
+
+Deno.test("a walk finished at its terminal node is not begun again by a later spawn; after a close it is", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  await t.dispatcher.dispatch(comment(1, "the-loop:approve"));
+  assert.deepEqual(t.positions.map.get(REF)!.status, "completed");
+  // the session ends and is started again, the item still open: the walk stays finished
+  await t.dispatcher.dispatch(comment(1, "the-loop:stop-execution"));
+  const spawns = () => t.runner.calls.filter((c) => c.op === "spawn");
+  assert.equal((await t.dispatcher.dispatch(comment(1, START))).status, "delivered");
+  assert.equal(spawns().length, 2);
+  assert.match(spawns()[1].prompt!, /stands at node `done`.*The loop is done/s);
+  const kept = t.positions.map.get(REF)!;
+  assert.deepEqual([kept.node, kept.status], ["done", "completed"]);
+  assert.equal(t.events.ofType("loop.entered").length, 1);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:done"]);
+  // the item closes (the close is recorded, nothing told again) and is reopened: a new walk
+  const facts = loopFacts(t).length;
+  await t.dispatcher.dispatch(closeEvent(1));
+  assert.equal(loopFacts(t).length, facts, "no second phase_changed at the close");
+  assert.equal(t.positions.map.get(REF)!.history.at(-1)!.kind, "close");
+  await t.dispatcher.dispatch(comment(1, START));
+  assert.deepEqual(t.positions.map.get(REF)!.node, "work");
+  assert.equal(t.events.ofType("loop.entered").length, 2);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:work"]);
+});
+
+Deno.test("a verdict that parks the item is held, and told with the assignment at the resume", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  for (let i = 0; i < 3; i++) {
+    await advance(t, "done");
+    await t.dispatcher.dispatch(comment(1, `the-loop:request-changes — round ${i}, fix the tests`));
+  }
+  const parked = t.positions.map.get(REF)!;
+  assert.equal(parked.status, "escalated");
+  assert.match(parked.held!, /resolved the review at `review` with the verdict `request-changes`/);
+  assert.match(parked.held!, /round 2, fix the tests/);
+  const before = delivered(t).length;
+  await t.dispatcher.dispatch(comment(1, "the-loop:resume-execution"));
+  await until(() => delivered(t).length > before, "the assignment again");
+  const told = delivered(t).at(-1)!;
+  assert.match(
+    told,
+    /verdict `request-changes`[\s\S]*round 2, fix the tests[\s\S]*stands at node `work`/,
+  );
+  assert.equal(t.positions.map.get(REF)!.held, undefined, "told once, then cleared");
 });

@@ -74,6 +74,9 @@ export function readOnlyPositions(dir: string): LoopPositions {
 /** A move in words, from the position before and after it. */
 export function moveText(before: Position | undefined, after: Position): string {
   const last = after.history.at(-1);
+  if (before?.status === "completed" && last?.kind === "close") {
+    return `record the close of ${after.loop} (its walk already done at ${after.node})`;
+  }
   if (!before || before.status === "completed" || last?.kind === "enter") {
     return `enter ${after.loop} at ${after.node}`;
   }
@@ -81,7 +84,9 @@ export function moveText(before: Position | undefined, after: Position): string 
   const edge = `${step?.from ?? before.node} with ${step?.outcome ?? ""} → ${after.node}`;
   switch (last?.kind) {
     case "close":
-      return `complete ${after.loop} at ${after.node} (the item closed)`;
+      return after.node === before.node
+        ? `complete ${after.loop} at ${after.node} (the item closed)`
+        : `complete ${after.loop} at ${after.node} (the item closed at ${before.node})`;
     case "gate":
       return `resolve ${edge}`;
     case "escalate":

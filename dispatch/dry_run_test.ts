@@ -133,5 +133,15 @@ Deno.test("moveText says each kind of move in words", () => {
   const b = advance(adhoc, a.position, { outcome: "done", kind: "agent", by: "agent", now });
   assert.equal(moveText(a.position, b.position), "advance work with done → review");
   const c = complete(adhoc, b.position, { by: "alice", now });
-  assert.equal(moveText(b.position, c.position), "complete adhoc at review (the item closed)");
+  assert.equal(
+    moveText(b.position, c.position),
+    "complete adhoc at done (the item closed at review)",
+  );
+  // a walk done before the close: only the close is recorded
+  const d = advance(adhoc, b.position, { outcome: "approve", kind: "gate", by: "alice", now });
+  const e = complete(adhoc, d.position, { by: "alice", now });
+  assert.equal(
+    moveText(d.position, e.position),
+    "record the close of adhoc (its walk already done at done)",
+  );
 });

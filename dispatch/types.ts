@@ -258,13 +258,15 @@ export interface Dispatcher {
 /**
  * What the agent's and the operator's verbs ask of the running daemon, through its control
  * endpoint: `advance` (the agent's claim that its node is done, `--outcome`, maybe `--node`),
- * `ask` (the agent's question to a person) and `reply` (an operator's answer from the CLI). Each
- * runs in its work item's queue, like an event.
+ * `ask` (the agent's question to a person), `reply` (an operator's answer from the CLI) and
+ * `resumed` (`sessions resume` resumed a parked item's position in the files: the agent is to
+ * be given its node's assignment again). Each runs in its work item's queue, like an event.
  */
 export type VerbRequest =
   | { verb: "advance"; ref: string; outcome: string; node?: string }
   | { verb: "ask"; ref: string; question: string; summary?: string }
-  | { verb: "reply"; ref: string; text: string; actor: string };
+  | { verb: "reply"; ref: string; text: string; actor: string }
+  | { verb: "resumed"; ref: string };
 
 /** A verb's name. */
 export type VerbName = VerbRequest["verb"];

@@ -8,7 +8,7 @@
 import type { EventType } from "./_event_type.ts";
 
 const PATH = "string — the socket's path, e.g. /repo/.the-loop/poll.sock";
-const VERB = "string — advance | ask | reply";
+const VERB = "string — advance | ask | reply | resumed (sent by sessions resume)";
 const ITEM = "string — the work item's ref, e.g. github:owner/repo#12";
 
 /** The control endpoint's event types. */

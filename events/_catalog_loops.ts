@@ -110,7 +110,8 @@ export const LOOPS_EVENTS: Record<string, EventType> = {
     fields: {
       ...TURN,
       loop: LOOP,
-      node: "string — the terminal node reached, or the node it stood at when it closed",
+      node:
+        "string — the terminal node reached (at a close: the loop's one terminal node, else the node it stood at)",
       phase: PHASE,
       by: "string — who: agent, a person's login, or the closing login (the-loop when unknown)",
       closed: "boolean — true when the item's closing completed it",

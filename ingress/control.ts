@@ -20,8 +20,9 @@
  * | a daemon without sessions (`dispatcher: journal`)    | exit 1, saying so                       |
  * | anything else                                        | `dispatcher.act`'s result (`control.verb`) |
  *
- * `reply` needs no capability: it is the operator's (anyone who can open the socket, mode 0600,
- * is the daemon's user). A capability is never logged.
+ * `reply` and `resumed` (sent by `sessions resume`) need no capability: they are the operator's
+ * (anyone who can open the socket, mode 0600, is the daemon's user), and one sent from inside a
+ * session (with a capability) is refused. A capability is never logged.
  *
  * @module
  */
@@ -114,8 +115,10 @@ export function verbOf(req: Record<string, unknown>): VerbRequest | ControlRespo
       if (typeof actor !== "string") return actor;
       return { verb: "reply", ref: item.ref, text, actor: actor.trim() };
     }
+    case "resumed":
+      return { verb: "resumed", ref: item.ref };
     default:
-      return bad(`unknown verb ${JSON.stringify(req.verb)} (advance, ask, reply)`);
+      return bad(`unknown verb ${JSON.stringify(req.verb)} (advance, ask, reply, resumed)`);
   }
 }
 
@@ -127,8 +130,9 @@ export function verbHandler(
     const req = verbOf(raw);
     if (!("verb" in req)) return req;
     // a reply is a person's: one sent from inside a session (its capability along) is an agent
-    // answering a question, its own or another's, and is refused
-    if (req.verb === "reply" && raw.capability !== undefined) {
+    // answering a question, its own or another's, and is refused (a resume's too)
+    const operator = req.verb === "reply" || req.verb === "resumed";
+    if (operator && raw.capability !== undefined) {
       o.events.emit("control.verb_refused", {
         verb: req.verb,
         work_item: req.ref,
@@ -137,11 +141,13 @@ export function verbHandler(
       });
       return {
         exit: 1,
-        message: "reply: an answer is a person's; it cannot be sent from inside a the-loop " +
-          "session (run it from your own terminal)",
+        message: req.verb === "reply"
+          ? "reply: an answer is a person's; it cannot be sent from inside a the-loop " +
+            "session (run it from your own terminal)"
+          : `${req.verb}: an operator's; it cannot be sent from inside a the-loop session`,
       };
     }
-    if (req.verb !== "reply" && !verifyCapability(o.key, req.ref, raw.capability)) {
+    if (!operator && !verifyCapability(o.key, req.ref, raw.capability)) {
       o.events.emit("control.verb_refused", {
         verb: req.verb,
         work_item: req.ref,

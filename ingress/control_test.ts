@@ -118,3 +118,22 @@ Deno.test("verbHandler: a reply sent from inside a session (its capability along
     ["from-a-session", "from-a-session"],
   );
 });
+
+Deno.test("verbHandler: resumed (sessions resume's) is the operator's: no capability, refused from a session", async () => {
+  const { acted, dispatcher } = acting();
+  const events = new MemorySink();
+  const handle = verbHandler({ dispatcher, key: KEY, via: "poll", events });
+  assert.deepEqual(verbOf({ v: 1, verb: "resumed", ref: REF }), { verb: "resumed", ref: REF });
+  assert.equal(
+    (await handle({ v: 1, verb: "resumed", ref: REF }, { signal })).message,
+    "did resumed",
+  );
+  const inside = await handle(
+    { v: 1, verb: "resumed", ref: REF, capability: capabilityFor(KEY, REF) },
+    { signal },
+  );
+  assert.equal(inside.exit, 1);
+  assert.match(inside.message, /resumed: an operator's; it cannot be sent from inside/);
+  assert.deepEqual(acted.map((a) => a.req.verb), ["resumed"]);
+  assert.deepEqual(events.ofType("control.verb_refused").map((r) => r.reason), ["from-a-session"]);
+});

@@ -7,7 +7,7 @@
  * | --------------------- | ------------------------------------------------------------------------------ |
  * | {@linkcode enter}     | into the loop's `start` (an `enter` transition); the phase change always set   |
  * | {@linkcode advance}   | along the current node's `next[outcome]` (an `agent` or `gate` transition)     |
- * | {@linkcode complete}  | the item closed: `completed` wherever it stood (a `close` transition)          |
+ * | {@linkcode complete}  | the item closed: `completed`, at the loop's one terminal node (a `close`)     |
  * | {@linkcode resume}    | an escalated item moves again, the node's attempts start over (`resume`)      |
  *
  * Each entry into a node counts in `attempts`; an agent node entered more than its
@@ -154,29 +154,46 @@ export function advance(
   };
 }
 
+/** The loop's one terminal node, or `undefined` when it has several. */
+export function soleTerminal(loop: LoopDef): LoopNode | undefined {
+  const terminals = Object.values(loop.nodes).filter((n) => n.terminal);
+  return terminals.length === 1 ? terminals[0] : undefined;
+}
+
+/** Whether the item closed since its walk began (its last transition is a `close`). */
+export function closedSince(pos: Position): boolean {
+  return pos.history.at(-1)?.kind === "close";
+}
+
 /**
- * The item closed: its loop completes wherever it stood (a `close` transition by `by`); the
- * phase change says `terminal: true` with the phase unchanged. A position already `completed`
- * is the caller's to leave alone (completing it again records a second close).
+ * The item closed: its loop completes wherever it stood (a `close` transition by `by`). A loop
+ * with one terminal node moves there (`done` in the built-ins: the phase change goes to it, as
+ * the published label does); with several it stays at its node, the phase unchanged. Either way
+ * the phase change says `terminal: true`. A position that already reached a terminal node only
+ * has the close recorded (no phase change: it was told on arrival), so a reopened item begins a
+ * new walk; one already closed is returned as it is.
  */
 export function complete(loop: LoopDef, pos: Position, o: { by: string; now: Date }): Move {
   const node = nodeOf(loop, pos.node);
+  if (pos.status === "completed" && closedSince(pos)) {
+    return { position: pos, entered: node, escalated: false };
+  }
+  const to = pos.status === "completed" ? node : soleTerminal(loop) ?? node;
   const position: Position = {
     ...pos,
+    node: to.id,
+    phase: to.phase,
     status: "completed",
     waitingSince: null,
     history: [
       ...pos.history,
-      transition({ kind: "close", from: node.id, to: node.id, outcome: "", by: o.by }, o.now),
+      transition({ kind: "close", from: node.id, to: to.id, outcome: "", by: o.by }, o.now),
     ],
     updatedAt: o.now.toISOString(),
   };
-  return {
-    position,
-    change: { ...changeOf(loop, pos, node, ""), terminal: true },
-    entered: node,
-    escalated: false,
-  };
+  const move: Move = { position, entered: to, escalated: false };
+  if (pos.status === "completed") return move; // told when the terminal node was reached
+  return { ...move, change: { ...changeOf(loop, pos, to, ""), terminal: true } };
 }
 
 /**

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { BUILTIN_LOOPS } from "./builtin.ts";
-import { advance, checkClaim, complete, enter, resume } from "./machine.ts";
+import {
+  advance,
+  checkClaim,
+  closedSince,
+  complete,
+  enter,
+  resume,
+  soleTerminal,
+} from "./machine.ts";
 import type { LoopDef, Position } from "./types.ts";
 
 const REF = "github:octo/app#7";
@@ -234,23 +242,64 @@ Deno.test("resume: an escalated item is active again at its node, attempts start
   assert.throws(() => resume(adhoc, move.position, { by: "alice", now: at(31) }), /not escalated/);
 });
 
-Deno.test("complete: the loop completes wherever it stood, a terminal phase change", () => {
+Deno.test("complete: the loop completes wherever it stood, moving to its one terminal node", () => {
   const gate = walk(adhoc, ["done"]);
   const move = complete(adhoc, gate, { by: "bob", now: at(40) });
   assert.equal(move.position.status, "completed");
-  assert.equal(move.position.node, "review");
+  assert.deepEqual([move.position.node, move.position.phase], ["done", "done"]);
   assert.equal(move.position.waitingSince, null);
+  // the phase change says where it went: the label published is the one the facts name
   assert.deepEqual(move.change, {
     loop: "adhoc",
     fromNode: "review",
-    toNode: "review",
+    toNode: "done",
     fromPhase: "review",
-    toPhase: "review",
+    toPhase: "done",
     outcome: "",
-    actor: "human",
+    actor: "",
     terminal: true,
   });
-  assert.deepEqual(move.position.history.at(-1)?.kind, "close");
+  assert.deepEqual(move.position.history.at(-1), {
+    at: at(40).toISOString(),
+    kind: "close",
+    from: "review",
+    to: "done",
+    outcome: "",
+    by: "bob",
+  });
+  assert.ok(closedSince(move.position));
+  // closed again: nothing more
+  assert.equal(complete(adhoc, move.position, { by: "bob", now: at(41) }).position, move.position);
+});
+
+Deno.test("complete: with several terminal nodes the item stays where it stood, phase unchanged", () => {
+  const two: LoopDef = {
+    ...adhoc,
+    name: "two",
+    nodes: {
+      ...adhoc.nodes,
+      dropped: { ...adhoc.nodes.done, id: "dropped", phase: "dropped" },
+    },
+  };
+  assert.equal(soleTerminal(two), undefined);
+  assert.equal(soleTerminal(adhoc)?.id, "done");
+  const pos = enter(two, { ref: REF, now: T0 }).position;
+  const move = complete(two, pos, { by: "bob", now: at(1) });
+  assert.deepEqual([move.position.node, move.position.phase], ["work", "work"]);
+  assert.deepEqual([move.change?.toNode, move.change?.toPhase, move.change?.terminal], [
+    "work",
+    "work",
+    true,
+  ]);
+});
+
+Deno.test("complete: a walk that reached its terminal node has only the close recorded, no phase change", () => {
+  const done = walk(adhoc, ["done", "approve"]);
+  assert.deepEqual([done.node, done.status, closedSince(done)], ["done", "completed", false]);
+  const move = complete(adhoc, done, { by: "bob", now: at(50) });
+  assert.equal(move.change, undefined);
+  assert.deepEqual([move.position.node, move.position.history.at(-1)?.kind], ["done", "close"]);
+  assert.ok(closedSince(move.position));
 });
 
 Deno.test("advance throws on an outcome the node does not have", () => {

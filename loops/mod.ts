@@ -29,11 +29,13 @@ export {
   advance,
   checkClaim,
   type ClaimCheck,
+  closedSince,
   complete,
   enter,
   LOOP_ACTOR,
   type Move,
   resume,
+  soleTerminal,
 } from "./machine.ts";
 export { DEFAULT_GATE_KEYWORDS, gateKeyword, parseVerdict, type Verdict } from "./verdict.ts";
 export {

@@ -96,6 +96,12 @@ export interface Position {
    * the label the item really carries.
    */
   published?: string;
+  /**
+   * What the agent was not told because the move that carried it also parked the item (the
+   * verdict that sent it back to a node entered too often), as the prompt says it: told with
+   * the node's assignment when the item is resumed (or its session spawned again), then cleared.
+   */
+  held?: string;
 }
 
 /** What `phase_changed` is told about a move (phase names without the label prefix). */

@@ -62,6 +62,11 @@ Deno.test("sessions resume of an item its loop parked resumes the position: atte
   await store.put(pos);
   const r = await run(cwd, ["resume", REF]);
   assert.equal(r.code, 0, r.stderr);
+  // no daemon runs to tell the agent: said, and the next spawn's prompt gives the assignment
+  assert.match(
+    r.stderr,
+    /no the-loop daemon is running for this state root: the agent of github:octo\/repo#1 is given its assignment when a daemon next spawns its session/,
+  );
   const after = await store.get(REF);
   assert.deepEqual([after?.status, after?.attempts.work, after?.history.at(-1)?.kind], [
     "active",

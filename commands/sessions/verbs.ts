@@ -16,7 +16,9 @@
  * `start --loop NAME` picks the loop the item walks (kept in the control record, as
  * `loop=NAME` after the start keyword does); a loop the config does not declare exits 2, listing
  * the known ones. A `resume` of an item its loop parked (escalated) resumes its position too:
- * the node's attempts start over.
+ * the node's attempts start over, and the running daemon (if any) is told (`resumed` over its
+ * control socket), so the agent is given its node's assignment again; with no daemon running,
+ * the next spawn's prompt gives it.
  *
  * @module
  */
@@ -24,7 +26,7 @@ import type { Command } from "commander";
 import { join } from "node:path";
 import { messageOf, UsageError } from "../../errors.ts";
 import type { ControlCommand } from "../../state/control.ts";
-import type { LoopSet } from "../../loops/mod.ts";
+import type { LoopPositions, LoopSet } from "../../loops/mod.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
 import { type CliContext, println } from "../context.ts";
@@ -119,6 +121,12 @@ async function run(
         `${command} of ${item.ref} refused by an input_received hook: ${admitted.reason}`,
       );
     }
+    const positions = loops
+      ? new LoopStore({ dir: join(loaded.config.state.root, "loops") })
+      : undefined;
+    const wasParked = command === "resume" && positions
+      ? (await positions.get(item.ref).catch(() => undefined))?.status === "escalated"
+      : false;
     const actions = new SessionControl({
       sessions: store,
       control,
@@ -131,12 +139,7 @@ async function run(
       events,
       warn: (m) => ctx.warn(`warning: ${m}\n`),
       // a resume of a parked item resumes its loop position (the daemon's files)
-      ...(loops
-        ? {
-          positions: new LoopStore({ dir: join(loaded.config.state.root, "loops") }),
-          loops: () => loops,
-        }
-        : {}),
+      ...(loops && positions ? { positions, loops: () => loops } : {}),
     });
     const result = await actions.apply(
       command,
@@ -147,12 +150,35 @@ async function run(
     if (result.status !== "rejected") {
       println(ctx, done(command, item, result.session, result.status));
     }
+    if (wasParked && result.status === "applied") await retell(ctx, item, positions!);
     if (result.recorded && flags.comment) {
       await announce({ ctx, loaded, item, command, actor, events });
     }
     if (result.status === "rejected") throw new Error(refusal(item, result.reason));
   } finally {
     await engine.reset();
+  }
+}
+
+/**
+ * A parked item resumed here: the running daemon is told, so the agent is given its node's
+ * assignment again (its answer printed); no daemon, or one that cannot be reached, is said.
+ */
+async function retell(ctx: CliContext, item: WorkItemRef, positions: LoopPositions): Promise<void> {
+  const pos = await positions.get(item.ref).catch(() => undefined);
+  if (pos?.status !== "active") return; // the position could not be resumed (said above)
+  const { tellDaemon } = await import("../_verb.ts");
+  try {
+    const answer = await tellDaemon(ctx, { v: 1, verb: "resumed", ref: item.ref });
+    if (!answer) {
+      ctx.warn(
+        `note: no the-loop daemon is running for this state root: the agent of ${item.ref} is ` +
+          "given its assignment when a daemon next spawns its session\n",
+      );
+    } else if (answer.exit === 0) println(ctx, answer.message);
+    else ctx.warn(`warning: the daemon could not tell the agent: ${answer.message}\n`);
+  } catch (error) {
+    ctx.warn(`warning: the daemon could not be told of the resume: ${messageOf(error)}\n`);
   }
 }
 

@@ -11,7 +11,14 @@
  *
  * @module
  */
-import { advance, checkClaim, complete, enter, parseVerdict } from "../../loops/mod.ts";
+import {
+  advance,
+  checkClaim,
+  closedSince,
+  complete,
+  enter,
+  parseVerdict,
+} from "../../loops/mod.ts";
 import type { LoopDef, LoopSet, Position } from "../../loops/mod.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { PointName } from "../../lifecycle/sdk/mod.ts";
@@ -27,13 +34,15 @@ import {
   PHASE_LABEL_PREFIX,
   readPosition,
   standing,
+  writePosition,
 } from "./_loop_read.ts";
 import { applyMove, deliverPrompt } from "./_loop_move.ts";
-import { assignmentText } from "./_loop_text.ts";
+import { assignmentText, verdictText } from "./_loop_text.ts";
 
 /**
  * The `$graph_context` of a spawn prompt: the assignment of the node the item will be at — its
- * current node when it stands in its loop, else its loop's start node. `""` when no loop runs.
+ * current node when it stands in its loop (what a park held back first), the terminal node of
+ * a walk it finished (not closed since), else its loop's start node. `""` when no loop runs.
  */
 export async function loopContext(turn: Turn): Promise<string> {
   const ports = loopPorts(turn);
@@ -42,17 +51,31 @@ export async function loopContext(turn: Turn): Promise<string> {
   if (!read.ok) return "";
   const keywords = gateKeywords(turn.config);
   const pos = read.position;
-  if (standing(pos)) {
+  const chosen = await chosenLoop(turn);
+  if (pos && (standing(pos) || finishedWalk(pos, chosen))) {
     const loop = loopOf(turn, ports, pos.loop);
     const node = loop?.nodes[pos.node];
     if (!loop || !node) return "";
-    const text = assignmentText(loop, node, { keywords });
+    const text = withHeld(pos, assignmentText(loop, node, { keywords }));
     if (pos.status !== "escalated") return text;
     return `${text}\n\nThe item is parked here (escalated): wait until a person resumes it.`;
   }
-  const loop = loopOf(turn, ports, await chosenLoop(turn));
+  const loop = loopOf(turn, ports, chosen);
   const start = loop?.nodes[loop.start];
   return loop && start ? assignmentText(loop, start, { keywords }) : "";
+}
+
+/**
+ * Whether `pos` is a walk of `loop` that reached its terminal node and was not closed since: a
+ * later spawn does not begin it again (a reopened item, or another loop chosen, does).
+ */
+function finishedWalk(pos: Position | undefined, loop: string): boolean {
+  return pos !== undefined && pos.status === "completed" && !closedSince(pos) && pos.loop === loop;
+}
+
+/** `text` after what the position held back from the agent (a verdict a park kept), if any. */
+function withHeld(pos: Position, text: string): string {
+  return pos.held ? `${pos.held}\n\n${text}` : text;
 }
 
 /** The loop name the item walks, for the lifecycle points' `loop` fact (`""`: none). */
@@ -101,19 +124,33 @@ export async function parked(turn: Turn): Promise<boolean> {
 }
 
 /**
- * After a resume of a parked item (its position resumed by the control action): the agent is
- * given its node's assignment again, its attempts started over.
+ * After a resume of a parked item (its position resumed by the control action, the daemon's or
+ * the CLI's): the agent is given its node's assignment again, its attempts started over, after
+ * what the park held back (the verdict that sent it back), which is then cleared. Whether an
+ * assignment was delivered.
  */
-export async function resumedLoop(turn: Turn, session: SessionRecord | undefined): Promise<void> {
+export async function resumedLoop(
+  turn: Turn,
+  session: SessionRecord | undefined,
+): Promise<boolean> {
   const ports = loopPorts(turn);
-  if (!ports || session?.status !== "active") return;
+  if (!ports || session?.status !== "active") return false;
   const read = await readPosition(turn, ports);
   const pos = read.ok ? read.position : undefined;
-  if (pos?.status !== "active") return;
+  if (pos?.status !== "active") return false;
   const loop = ports.set.get(pos.loop);
   const node = loop?.nodes[pos.node];
-  if (!loop || !node || node.actor !== "agent") return;
-  deliverPrompt(turn, session, assignmentText(loop, node, { keywords: gateKeywords(turn.config) }));
+  if (!loop || !node || node.actor !== "agent") return false;
+  const keywords = gateKeywords(turn.config);
+  deliverPrompt(turn, session, withHeld(pos, assignmentText(loop, node, { keywords })));
+  if (pos.held) await clearHeld(turn, ports, pos);
+  return true;
+}
+
+/** The position without what it held back (told now). */
+async function clearHeld(turn: Turn, ports: LoopPorts, pos: Position): Promise<void> {
+  const { held: _told, ...rest } = pos;
+  await writePosition(turn, ports, rest);
 }
 
 /** After `session_spawned`: the item enters its loop's start node, unless it stands in it already. */
@@ -125,13 +162,20 @@ export async function enterLoop(turn: Turn, record: SessionRecord): Promise<void
   if (!loop) return; // the session runs all the same
   const read = await readPosition(turn, ports);
   if (!read.ok) return;
-  // a redelivered (or repeated) spawn never rewinds an item already in its loop
-  if (standing(read.position)) return;
+  const pos = read.position;
+  // a redelivered (or repeated) spawn never rewinds an item already in its loop; an active one
+  // whose spawn prompt told what a park held back has it cleared
+  if (standing(pos)) {
+    if (pos.status === "active" && pos.held) await clearHeld(turn, ports, pos);
+    return;
+  }
+  // nor begins again a walk it finished (the item was not closed since, the loop is the same)
+  if (finishedWalk(pos, name)) return;
   const move = enter(loop, { ref: turn.ref, now: turn.deps.now() });
   await applyMove(turn, ports, loop, move, {
     kind: "enter",
     // a finished walk before (a reopened item): its label goes when the new one comes
-    ...(read.position ? { stale: read.position.phase } : {}),
+    ...(pos ? { stale: [pos.published, pos.phase] } : {}),
     live: record,
     deliver: false,
     outcome: "",
@@ -319,50 +363,54 @@ async function resolveGate(
   turn.pickup();
   // the session's earlier deliveries first: the next node's assignment comes after them
   await turn.deps.deliveries.drain(turn.ref);
-  const move = advance(o.loop, o.pos, {
+  const advanced = advance(o.loop, o.pos, {
     outcome: o.outcome,
     kind: "gate",
     by: o.by,
     now: turn.deps.now(),
   });
+  const verdict = { node: o.pos.node, outcome: o.outcome, by: o.by, event: turn.event };
+  // a verdict that parks the item (its next node entered too often) is told at the resume
+  const move = advanced.escalated
+    ? { ...advanced, position: { ...advanced.position, held: verdictText(verdict) } }
+    : advanced;
   const moved = await applyMove(turn, ports, o.loop, move, {
     kind: "gate",
     before: o.pos,
     live: await liveOf(turn),
     deliver: true,
-    verdict: { node: o.pos.node, outcome: o.outcome, by: o.by, event: turn.event },
+    verdict,
     outcome: o.outcome,
     by: o.by,
   });
   return turn.settled("verdict", moved.written);
 }
 
-/** At closure: the item's loop completes, wherever it stood. */
+/**
+ * At closure: the item's loop completes, wherever it stood (at the loop's one terminal node:
+ * `machine.ts` `complete`). A walk that already reached its terminal node only has the close
+ * recorded, so a reopened item begins a new walk at its next spawn.
+ */
 export async function completeLoop(turn: Turn): Promise<void> {
   const ports = loopPorts(turn);
   if (!ports) return;
   const read = await readPosition(turn, ports);
-  if (!read.ok || !standing(read.position)) return;
+  if (!read.ok || !read.position) return;
   const pos = read.position;
+  if (pos.status === "completed" && closedSince(pos)) return;
   const loop = loopOf(turn, ports, pos.loop);
   if (!loop) return;
   const by = turn.event.actor || "the-loop";
   const move = complete(loop, pos, { by, now: turn.deps.now() });
+  if (!standing(pos)) {
+    await writePosition(turn, ports, move.position); // told when the terminal node was reached
+    return;
+  }
   await applyMove(turn, ports, loop, move, {
     kind: "close",
     before: pos,
     deliver: false,
     outcome: "",
     by,
-    publish: closedPhase(loop, pos),
   });
-}
-
-/**
- * The label a closed item keeps: its loop's terminal node's phase when the loop has exactly one
- * terminal node (`loop:done` in the built-ins), else the phase it stood at.
- */
-function closedPhase(loop: LoopDef, pos: Position): string {
-  const terminals = Object.values(loop.nodes).filter((n) => n.terminal);
-  return terminals.length === 1 ? terminals[0].phase : pos.phase;
 }

@@ -33,8 +33,8 @@ export interface MoveOptions {
   kind: "enter" | "agent" | "gate" | "close";
   /** The position before the move (`undefined`: the item enters its loop). */
   before?: Position;
-  /** The phase whose label goes (default: `before`'s; a reopened item's finished walk's). */
-  stale?: string;
+  /** The phases whose labels go besides `before`'s (a reopened item's finished walk's). */
+  stale?: (string | undefined)[];
   /** The live session, to deliver the entered node's assignment into (none: nothing delivered). */
   live?: SessionRecord;
   /** Deliver the entered agent node's assignment (false at a spawn: the spawn prompt had it). */
@@ -44,8 +44,6 @@ export interface MoveOptions {
   /** The outcome and who moved it, for the events. */
   outcome: string;
   by: string;
-  /** The phase to publish (default: the position's phase). */
-  publish?: string;
 }
 
 /** What a move did: whether the position was written (false: a fault, nothing else done). */
@@ -69,10 +67,10 @@ export async function applyMove(
     const { notify } = await askPhaseChanged(turn, move.change);
     if (notify) {
       notified = true;
-      const to = o.publish ?? pos.phase;
+      const to = pos.phase;
       // the label the item carries: the last one published (a `notify: false` left it), and the
       // phase it came from (a position from before `published` was kept)
-      const from = [o.stale, o.before?.published, o.before?.phase];
+      const from = [...(o.stale ?? []), o.before?.published, o.before?.phase];
       if (await publish(turn, { from, to }) && pos.published !== to) {
         await writePosition(turn, ports, { ...pos, published: to });
       }

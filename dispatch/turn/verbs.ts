@@ -1,13 +1,13 @@
 /**
- * The verbs the control endpoint hands the dispatcher (`advance`, `ask`, `reply`), each run as
- * its work item's turn: in the item's queue, after its earlier events.
+ * The verbs the control endpoint hands the dispatcher (`advance`, `ask`, `reply`, `resumed`),
+ * each run as its work item's turn: in the item's queue, after its earlier events.
  *
  * @module
  */
 import type { WorkItemRef } from "../../state/work_item.ts";
 import type { RoutedEvent, VerbRequest, VerbResult, Via } from "../types.ts";
 import type { Turn } from "./turn.ts";
-import { claim } from "./_loop.ts";
+import { claim, resumedLoop } from "./_loop.ts";
 import { askQuestion, reply } from "./_ask.ts";
 
 /** The turn's event for a verb: no payload, no subject; `verb-<uuid>` its delivery id. */
@@ -38,5 +38,29 @@ export async function act(turn: Turn, req: VerbRequest): Promise<VerbResult> {
       return await askQuestion(turn, req);
     case "reply":
       return await reply(turn, req);
+    case "resumed":
+      return await retell(turn);
   }
+}
+
+/**
+ * `resumed`: the CLI's `sessions resume` resumed a parked item's position (the daemon's files);
+ * the live session's agent is given its node's assignment again (after what the park held
+ * back). Nothing to tell is a no-op, exit 0, saying why.
+ */
+async function retell(turn: Turn): Promise<VerbResult> {
+  let live;
+  try {
+    live = await turn.deps.sessions.live(turn.ref);
+  } catch { /* read as none */ }
+  if (live?.status !== "active") {
+    return {
+      exit: 0,
+      message: `${turn.ref} has no running session: its next spawn's prompt gives the assignment`,
+    };
+  }
+  if (await resumedLoop(turn, live)) {
+    return { exit: 0, message: `the agent of ${turn.ref} was given its assignment again` };
+  }
+  return { exit: 0, message: `${turn.ref} stands at no agent node: nothing to tell its agent` };
 }
