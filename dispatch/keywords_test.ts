@@ -147,6 +147,30 @@ Deno.test("a keyword in a quote, a code block or inline code is not recognised",
   );
 });
 
+// a keyword hidden in an HTML comment: GitHub shows nothing of it, so nobody reading sees the command
+Deno.test("a keyword in an HTML comment is not recognised", () => {
+  for (
+    const text of [
+      "<!-- the-loop:start-execution -->",
+      "Done here.\n\n<!--\nthe-loop:stop-execution\n-->",
+      "ok <!-- the-loop:pause-execution --> thanks",
+      "<!-- notes\n\nthe-loop:start-execution",
+    ]
+  ) {
+    assert.deepEqual(parseControl(text, DEFAULTS), {}, text);
+  }
+  assert.deepEqual(
+    parseControl("<!-- the-loop:stop-execution -->\nthe-loop:start-execution loop=pdlc", DEFAULTS),
+    { command: "start", loop: "pdlc" },
+    "a hidden keyword beside a visible one: the visible one, not ambiguous",
+  );
+  assert.deepEqual(
+    parseControl("<!-- the-loop:start-execution --> loop=pdlc", DEFAULTS),
+    {},
+    "a loop= after a hidden keyword names nothing",
+  );
+});
+
 // a loop named after the start keyword
 Deno.test("loop=NAME right after the start keyword names the loop", () => {
   assert.deepEqual(parseControl("the-loop:start-execution loop=pdlc", DEFAULTS), {

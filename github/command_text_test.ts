@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { commandText } from "./mod.ts";
+import { withoutQuotesAndCode } from "./command_text.ts";
 
 const K = "the-loop:start-execution";
 
@@ -122,4 +123,103 @@ Deno.test("the command text keeps the lines and never glues words together", () 
 Deno.test("thousands of backtick runs: the text after them still counts", () => {
   const md = Array.from({ length: 3000 }, (_, i) => "`".repeat((i % 300) + 1) + "x").join(" ");
   assert.ok(commandText(`${md} ${K}`).endsWith(K));
+});
+
+Deno.test("a closed HTML comment does not count: inline, a block, across lines and blank lines", () => {
+  for (
+    const md of [
+      `<!-- ${K} -->`,
+      `<!--${K}-->`,
+      `ok <!-- ${K} --> thanks`,
+      `<!--\n${K}\n-->`,
+      `<!-- note\n\n${K}\n\n-->\nok`, // a comment opening a block crosses blank lines
+      `text <!-- a\n${K} --> more`, // inside a paragraph it may span its lines
+      `- <!-- ${K} -->`,
+      `   <!-- ${K} -->`,
+      `> quoted\n<!--\n${K}\n-->`, // a comment ends the quote and is no lazy continuation
+      `- item\n<!-- ${K} -->`, // nor a list item's lazy continuation
+      "<!-- ```\n" + K + " -->", // markup inside opens no fence
+      `<!-- a --><!-- ${K} -->`,
+      `<!-- \`a --> <!-- ${K} \` -->`, // backticks inside a comment open no code span
+    ]
+  ) {
+    assert.ok(!counts(md), JSON.stringify(md));
+  }
+  assert.ok(counts(`<!-- note -->\n${K}`), "after the comment's line");
+  assert.ok(counts(`<!-- note --> ${K}`), "after the comment on its line");
+  assert.ok(counts(`<!--> ${K}`), "`<!-->` is a whole, empty comment");
+  assert.ok(counts(`<!---> ${K}`), "`<!--->` is a whole, empty comment");
+  assert.ok(counts(`<!-- a -->\n${K} -->`), "a second `-->` is text");
+  assert.ok(counts("<!--\n```\n-->\n" + K), "a fence inside a comment opens no code block");
+  assert.ok(counts(`<!-- \` --> ${K} \``), "a comment opening first: its backtick opens nothing");
+});
+
+Deno.test("an unclosed HTML comment: to the end where a block may start, else literal", () => {
+  for (
+    const md of [
+      `<!-- ${K}`,
+      `<!--\n${K}`,
+      `<!-- draft\n\n${K}\n\nmore`,
+      `  <!-- draft\n${K}`,
+      `- <!-- draft\n\n${K}`,
+      `para\n<!-- draft\n${K}`, // an HTML block may interrupt a paragraph
+      `<!-- a --> <!-- b\n${K}`, // a second comment opened in the block's raw HTML
+    ]
+  ) {
+    assert.ok(!counts(md), JSON.stringify(md));
+  }
+  for (
+    const md of [
+      `ok <!-- ${K}`, // mid-line: GitHub shows it as text
+      `ok <!-- draft\n${K}`,
+      `ok <!-- a\n\n${K} -->`, // a paragraph's comment does not cross its end
+      `text\n    <!-- ${K}`, // 4 columns: the paragraph's continuation, so inline
+      `${K} -->`,
+    ]
+  ) {
+    assert.ok(counts(md), JSON.stringify(md));
+  }
+  assert.equal(commandText(`ok <!-- ${K}`), `ok <!-- ${K}`, "literal, unchanged");
+});
+
+Deno.test("an HTML comment in code is code: the code rule decides", () => {
+  for (
+    const md of [
+      "`<!--` " + K + " `-->`",
+      "`<!--`\n" + K,
+      "```\n<!--\n```\n" + K,
+      "    <!--\n\n" + K,
+      "> <!--\n\n" + K,
+      "`a <!-- ` " + K + " -->", // the code span opens first; `-->` is then text
+    ]
+  ) {
+    assert.ok(counts(md), JSON.stringify(md));
+  }
+  assert.ok(!counts("<!-- `" + K + "` -->"));
+  assert.ok(!counts("```\n-->\n```\n<!-- " + K), "a `-->` in code closes nothing");
+});
+
+Deno.test("HTML comments become spaces: the lines kept, no words glued", () => {
+  const md = "a<!-- x -->b\r\n<!--\n\nc\n-->d\n`<!--` e <!--f";
+  const out = commandText(md);
+  assert.equal(out.split("\n").length, 6);
+  assert.equal(out, "a          b\n    \n\n \n   d\n       e <!--f");
+  assert.ok(!commandText("the-loop:start<!-- x -->-execution").includes(K));
+  assert.equal(commandText("<!-- the-loop:approve --> ok"), " ".repeat(26) + "ok");
+});
+
+Deno.test("withoutQuotesAndCode keeps HTML comments; each function keeps its own last answer", () => {
+  const md = `> q\n\n<!-- ${K} -->\n\`x\``;
+  assert.equal(withoutQuotesAndCode(md), `\n\n<!-- ${K} -->\n   `);
+  assert.equal(commandText(md), `\n\n${" ".repeat(K.length + 9)}\n   `);
+  // asked alternately, neither answers with the other's text
+  assert.equal(withoutQuotesAndCode(md), `\n\n<!-- ${K} -->\n   `);
+  assert.equal(commandText(md), commandText(md));
+  assert.ok(!commandText(md).includes(K));
+  assert.ok(withoutQuotesAndCode(md).includes(K));
+});
+
+Deno.test("thousands of HTML comments and code spans: the text after them still counts", () => {
+  const md = Array.from({ length: 5000 }, (_, i) => i % 2 ? "`<!--`" : "<!-- x `-->").join(" ");
+  assert.ok(commandText(`${md} -->\n${K}`).endsWith(K));
 });

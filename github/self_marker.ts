@@ -3,7 +3,9 @@
  * an HTML comment, so the poller and the router can recognise (and never act on) the-loop's own
  * words, whoever's account posted them. The marker counts only where the-loop writes it: on its
  * own exact line, the body's last, outside quotes and code — a person's comment that
- * quotes it, shows it in a code block or mentions it mid-text is that person's.
+ * quotes it, shows it in a code block or mentions it mid-text is that person's. The marker being an
+ * HTML comment itself, its line is read from {@linkcode withoutQuotesAndCode} (the command text
+ * before HTML comments are blanked).
  *
  * ```ts
  * markSelfAuthored("Started."); // "Started.\n\n🤖 _the-loop, autonomous comment_\n<!-- the-loop:agent-comment -->\n"
@@ -13,7 +15,7 @@
  * @module
  */
 
-import { commandText } from "./command_text.ts";
+import { withoutQuotesAndCode } from "./command_text.ts";
 
 /** The hidden marker every comment the-loop posts carries. */
 export const SELF_MARKER = "<!-- the-loop:agent-comment -->";
@@ -31,7 +33,7 @@ export function isSelfAuthored(body: string | null | undefined): boolean {
   let last = lines.length - 1;
   while (last >= 0 && lines[last].trim() === "") last--;
   if (last < 0 || lines[last].trimEnd() !== SELF_MARKER) return false;
-  return commandText(body).split("\n")[last].trimEnd() === SELF_MARKER;
+  return withoutQuotesAndCode(body).split("\n")[last].trimEnd() === SELF_MARKER;
 }
 
 /**

@@ -14,6 +14,8 @@ Deno.test("markSelfAuthored stamps the attribution and the marker, once", () => 
 Deno.test("the marker counts only on its own last line, outside quotes and code", () => {
   assert.ok(isSelfAuthored(`Done.\r\n\r\n${ATTRIBUTION}\r\n${SELF_MARKER}\r\n`), "CRLF");
   assert.ok(isSelfAuthored(`Done.\n${SELF_MARKER}  \n\n`), "trailing whitespace");
+  // the marker is an HTML comment: the rule that hides keywords in one does not hide it
+  assert.ok(isSelfAuthored(`Done.\n<!-- a note -->\n\n${ATTRIBUTION}\n${SELF_MARKER}\n`));
   for (
     const body of [
       `the-loop marks its comments with ${SELF_MARKER}, see`,

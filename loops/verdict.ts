@@ -5,7 +5,8 @@
  * A keyword matches as control keywords do (`dispatch/keywords.ts`): a whole token, in any case
  * (the character just before and after it is not a word character, `:` or `-`), a space in it
  * matching any run of whitespace, and only in the comment's {@linkcode commandText} — never in
- * a quoted line, a code block or an inline code span. So `not approved` is no approval, and
+ * a quoted line, a code block, an inline code span or an HTML comment (`<!-- the-loop:approve -->`
+ * shows nothing on GitHub, so it resolves no gate). So `not approved` is no approval, and
  * `xthe-loop:approve` or `the-loop:approvex` no verdict. The same keyword twice is one verdict;
  * two different ones are ambiguous (nothing is applied). An empty keyword disables its outcome.
  *

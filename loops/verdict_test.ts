@@ -50,6 +50,28 @@ Deno.test("never in a quote, a code block or inline code", () => {
   });
 });
 
+Deno.test("never in an HTML comment: GitHub shows nothing of it", () => {
+  for (
+    const text of [
+      "<!-- the-loop:approve -->",
+      "Thanks.\n<!--\nthe-loop:approve\n-->",
+      "Thanks. <!-- the-loop:approve --> More later.",
+      "Draft:\n\n<!-- the-loop:approve",
+    ]
+  ) assert.deepEqual(verdict(text), {}, text);
+  assert.deepEqual(verdict("<!-- the-loop:request-changes --> the-loop:approve"), {
+    outcome: "approve",
+  });
+  assert.deepEqual(verdict("the-loop:approve\n\n<!-- the-loop:request-changes -->"), {
+    outcome: "approve",
+  }, "a hidden verdict beside a visible one is no ambiguity");
+  assert.deepEqual(
+    verdict("see <!-- the-loop:approve"),
+    { outcome: "approve" },
+    "unclosed mid-line",
+  );
+});
+
 Deno.test("two different verdicts are ambiguous; the same twice is one", () => {
   assert.deepEqual(verdict("the-loop:request-changes or the-loop:approve?"), {
     ambiguous: ["approve", "request-changes"],
