@@ -5,7 +5,10 @@
  * content changed (by hash): an unchanged file costs one `stat` and never a rebuild. Concurrent
  * callers share one check. An empty file is taken for an edit in progress and ignored. A good edit is
  * taken (`config.reloaded`, naming the sections that changed); a broken one keeps the previous
- * config and says why once per broken content (`config.reload_failed`), not on every cycle.
+ * config and says why once per broken content (`config.reload_failed`), not on every cycle. A
+ * `validate` given (the daemon's own reading of what the schema cannot say, e.g. the loops) is
+ * asked after the schema: a config it refuses is refused the same way, whole (nothing of it is
+ * half-applied).
  *
  * @module
  */
@@ -28,6 +31,12 @@ export interface ConfigReloaderOptions {
   events: EventSink;
   /** Told (once per broken content) why an edit was refused; default: nothing. */
   warn?: (message: string) => void;
+  /**
+   * Asked of an edit that passed the schema, with where its keys are (`locate`) and its file:
+   * throws (a `ProblemsError`, its problems at `file:line:col`) for a config that must be refused
+   * whole, as one that does not validate is. Default: none (the schema's word is final).
+   */
+  validate?: (config: CliConfig, o: { locate: LoadedConfig["locate"]; file: string }) => void;
 }
 
 async function hashOf(text: string): Promise<string> {
@@ -107,11 +116,12 @@ export class ConfigReloader {
     }
     if (hash === this.#hash || hash === this.#refused) return this.#config;
     try {
-      const { config } = await configFromText(text, {
+      const { config, locate } = await configFromText(text, {
         file: this.path,
         env: this.#opts.env,
         cwd: this.#opts.cwd,
       });
+      this.#opts.validate?.(config, { locate, file: this.path });
       const changed = changedSections(this.#config, config);
       this.#config = config;
       this.#hash = hash;

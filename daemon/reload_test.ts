@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig } from "../config/mod.ts";
+import { ProblemsError } from "../errors.ts";
 import { MemorySink } from "../events/mod.ts";
-import { ConfigReloader } from "./reload.ts";
+import { ConfigReloader, type ConfigReloaderOptions } from "./reload.ts";
 
-async function setup(yaml: string) {
+async function setup(yaml: string, o: Pick<ConfigReloaderOptions, "validate"> = {}) {
   const dir = Deno.makeTempDirSync({ prefix: "the-loop-reload-" });
   const path = join(dir, "cli-config.yaml");
   Deno.writeTextFileSync(path, yaml);
@@ -18,6 +19,7 @@ async function setup(yaml: string) {
     cwd: dir,
     events,
     warn: (m) => warnings.push(m),
+    ...o,
   });
   return { path, reloader, events, warnings };
 }
@@ -74,6 +76,52 @@ Deno.test("a broken edit keeps the previous config and says why once", async () 
   Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 7\n");
   assert.equal((await reloader.check()).polling.intervalSeconds, 7);
   assert.deepEqual(events.records.map((r) => r.event), ["config.reload_failed", "config.reloaded"]);
+});
+
+Deno.test("an edit its validator refuses keeps the whole previous config, located, said once", async () => {
+  const asked: string[] = [];
+  const { path, reloader, events, warnings } = await setup(
+    "polling:\n  intervalSeconds: 30\nstate:\n  root: ./s\n",
+    {
+      // what the schema cannot say: here, an interval of 13 is refused where it is written
+      validate: (config, { locate, file }) => {
+        asked.push(file);
+        if (config.polling.intervalSeconds !== 13) return;
+        const at = locate(["polling", "intervalSeconds"]);
+        throw new ProblemsError([{
+          file,
+          ...at,
+          path: "polling.intervalSeconds",
+          message: "13 is refused",
+        }]);
+      },
+    },
+  );
+  const before = await reloader.check();
+  // the refused edit changes another section too: none of it is taken
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 13\nstate:\n  root: ./other\n");
+  for (let i = 0; i < 3; i++) assert.equal(await reloader.check(), before);
+  assert.equal(reloader.config, before);
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reload_failed"]);
+  assert.deepEqual(events.records[0].problems, [
+    `${path}:2:20: polling.intervalSeconds: 13 is refused`,
+  ]);
+  assert.equal(events.records[0].level, "error");
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0],
+    /^config edit refused, keeping the previous config: 1 problem\(s\) in .*cli-config\.yaml:\n {2}.*:2:20: polling\.intervalSeconds: 13 is refused$/,
+  );
+  // refused once per content: the same text is not asked again
+  assert.deepEqual(asked, [path]);
+  // a later good edit is taken
+  Deno.writeTextFileSync(path, "polling:\n  intervalSeconds: 14\nstate:\n  root: ./other\n");
+  const after = await reloader.check();
+  assert.equal(after.polling.intervalSeconds, 14);
+  assert.notEqual(after.state.root, before.state.root);
+  assert.deepEqual(events.records.map((r) => r.event), ["config.reload_failed", "config.reloaded"]);
+  const changed = events.records[1].changed as string[];
+  assert.ok(changed.includes("polling") && changed.includes("state"), String(changed));
 });
 
 Deno.test("a token in a broken edit is masked in the event", async () => {

@@ -63,6 +63,7 @@ export {
 } from "./prompts.ts";
 export {
   type DispatchStack,
+  loopsOfConfig,
   openDispatch,
   type OpenDispatchOptions,
   openDryRun,

@@ -6,8 +6,9 @@
  * them, the loops in force (the built-ins and the config's `loops:`, read strictly: a problem
  * stops the start, located) and the positions (`<state.root>/loops`). `reconfigure` takes a
  * hot-reloaded config: the policies and keywords apply at the next event, changed template files
- * are read again, and the loops are read again (a set that does not read is refused with a
- * warning, the previous kept); the runner, registry and workspace root need a restart.
+ * are read again, and the loops are read again first (a config whose loops do not read is
+ * refused whole with a warning: the previous config and loops are kept); the runner, registry and
+ * workspace root need a restart.
  *
  * @module
  */
@@ -246,15 +247,24 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     control,
     close: async () => await runner.dispose?.(),
     async reconfigure(next: CliConfig): Promise<void> {
-      const before = routing();
-      config = next;
-      const after = routing();
+      // the loops first: a config whose loops do not read is not adopted at all (its
+      // `routing.loop` may name a loop the kept set lacks). The daemons' reloader refuses such an
+      // edit before it gets here, located; this is the fallback for a caller without it.
+      let nextLoops: LoopSet;
       try {
-        loops = loopsOfConfig(next, { configPath: o.configPath });
+        nextLoops = loopsOfConfig(next, { configPath: o.configPath });
       } catch (error) {
         const what = error instanceof ProblemsError ? error.message : messageOf(error);
-        o.warn(`the new loops were refused, keeping the previous ones: ${what}`);
+        o.warn(
+          `the new loops were refused, keeping the previous ones (and the whole previous config): ` +
+            what,
+        );
+        return;
       }
+      const before = routing();
+      config = next;
+      loops = nextLoops;
+      const after = routing();
       if (
         before.promptTemplate === after.promptTemplate &&
         before.spawnPromptTemplate === after.spawnPromptTemplate

@@ -59,6 +59,28 @@ Deno.test("openDispatch reads the config's loops; a reload that does not read ke
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("openDispatch: a reload whose loops do not read adopts nothing of it, routing.loop neither", async () => {
+  const dir = await Deno.makeTempDir();
+  const { stack, events, warnings, config } = await open(LOOPS, dir);
+  const act = () =>
+    stack.dispatcher.act({ verb: "advance", ref: "github:octo/repo#1", outcome: "done" }, {
+      via: "poll",
+    });
+  // the same edit declares a loop that does not read and routes every item to it
+  const broken = structuredClone(config);
+  (broken.loops as Record<string, unknown>).ghost = { start: "nowhere", nodes: {} };
+  broken.webhooks.ghWebhook.routing.loop = "ghost";
+  await stack.reconfigure(broken);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /the new loops were refused, keeping the previous ones/);
+  assert.match(warnings[0], /whole previous config/);
+  // still `quick` (had routing.loop: ghost been adopted: "not declared", loop.unknown)
+  assert.match((await act()).message, /has not entered a loop/);
+  assert.deepEqual(events.ofType("loop.unknown"), []);
+  await stack.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
 Deno.test("openDispatch refuses loops that do not read, at file:line:col", async () => {
   const dir = await Deno.makeTempDir();
   const text = LOOPS.replace("next: { done: finished }", "next: { done: nowhere }");

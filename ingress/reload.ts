@@ -5,6 +5,9 @@
  * {@linkcode ConfigReloader} (`daemon/reload.ts`: a `stat`, a re-read only when the file may have
  * changed, a rebuild only when its content did) and hands a changed config to the stack
  * (`Ingress.reconfigure`: the router's policy, the dispatcher's settings, new warnings told once).
+ * With the sessions dispatcher an edit's loops are read as at start (`loopsOfConfig`): an edit
+ * whose loops do not read is refused whole, at `file:line:col` (`config.reload_failed`), its
+ * `routing.loop` and every other change with it — nothing half-applied.
  * Asked for (`control`), it also serves the daemon's control endpoint over the stack
  * (`control.ts`), closed first at {@linkcode LiveIngress.close}.
  *
@@ -25,7 +28,7 @@ import {
   failureLine,
   type Trouble,
 } from "../daemon/mod.ts";
-import type { Via } from "../dispatch/mod.ts";
+import { loopsOfConfig, SessionDispatcher, type Via } from "../dispatch/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import { messageOf } from "../errors.ts";
 import { resolveTokenFromConfig } from "../github/mod.ts";
@@ -112,6 +115,8 @@ export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngres
     cwd: o.cwd,
     events: o.events,
     warn: o.warn,
+    // the loops are the sessions dispatcher's (the journal walks none, and reads none at start)
+    ...(ingress.dispatcher instanceof SessionDispatcher ? { validate: validateLoops } : {}),
   });
   const refresh = async (opts: { asOf?: number } = {}): Promise<CliConfig> => {
     ingress.reconfigure(await reloader.check(opts));
@@ -138,6 +143,14 @@ export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngres
       await ingress.github.flush();
     },
   };
+}
+
+/** Throws `ProblemsError`, located, for a config whose loops (or `routing.loop`) do not read. */
+function validateLoops(
+  config: CliConfig,
+  o: { locate: LoadedConfig["locate"]; file: string },
+): void {
+  loopsOfConfig(config, { locate: o.locate, configPath: o.file });
 }
 
 /**
