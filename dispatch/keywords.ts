@@ -8,7 +8,7 @@
  * ambiguous (nothing is executed). An empty keyword disables its command, and
  * `control.enabled: false` recognises nothing. Only comment and review text is read — never an
  * issue body — and only its {@linkcode commandText}: a keyword in a quoted line (`> …`), a fenced
- * or indented code block or an inline code span is not recognised.
+ * or indented code block, an inline code span or an HTML comment is not recognised.
  *
  * ```ts
  * parseControl("Please the-loop:start-execution.", control); // { command: "start" }

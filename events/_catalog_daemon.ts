@@ -20,7 +20,7 @@ export const DAEMON_EVENTS: Record<string, EventType> = {
   },
   "config.reload_failed": {
     description:
-      "The config file changed but the new content is invalid or unreadable: the daemon keeps the previous config. Said once per broken content.",
+      "The config file changed but the new content is invalid or unreadable (or its loops do not read): the daemon keeps the previous config. Said once per broken content.",
     level: "error",
     fields: {
       path: "string — the config file",
