@@ -549,3 +549,77 @@ Deno.test("a verdict that parks the item is held, and told with the assignment a
   );
   assert.equal(t.positions.map.get(REF)!.held, undefined, "told once, then cleared");
 });
+
+Deno.test("a close after the walk finished closes the session even when its node is no longer declared", async () => {
+  await using t = await setup({ loops: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await advance(t, "done");
+  await t.dispatcher.dispatch(comment(1, "the-loop:approve"));
+  assert.equal(t.positions.map.get(REF)!.finished, true);
+  // the config's loops changed since: adhoc's terminal node is called `finished` now
+  const adhoc = BUILTIN_LOOPS.get("adhoc")!;
+  const { done, ...rest } = adhoc.nodes;
+  const renamed: LoopDef = {
+    ...adhoc,
+    nodes: {
+      ...rest,
+      review: { ...rest.review, next: { ...rest.review.next, approve: "finished" } },
+      finished: { ...done, id: "finished" },
+    },
+  };
+  t.loops.set = new Map([...BUILTIN_LOOPS, ["adhoc", renamed]]);
+  assert.equal((await t.dispatcher.dispatch(closeEvent(1))).status, "delivered");
+  assert.ok(t.runner.calls.some((c) => c.op === "close"), "the harness was ended");
+  assert.equal((await t.sessions.live(REF))?.status ?? "closed", "closed");
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.history.at(-1)!.kind, pos.finished], ["close", undefined]);
+  assert.equal(t.events.ofType("loop.fault").length, 0);
+});
+
+Deno.test("a walk finished and closed before the open-finished mark was kept (an older position) begins anew", async () => {
+  await using t = await setup({ loops: true });
+  const adhoc = BUILTIN_LOOPS.get("adhoc")!;
+  // as the previous version left it: done at the terminal node, its close never recorded
+  t.positions.map.set(REF, {
+    version: 1,
+    workItem: REF,
+    loop: adhoc.name,
+    node: "done",
+    phase: "done",
+    status: "completed",
+    attempts: { work: 1, review: 1, done: 1 },
+    waitingSince: null,
+    history: [
+      {
+        at: "2026-11-01T00:00:00.000Z",
+        kind: "enter",
+        from: "",
+        to: "work",
+        outcome: "",
+        by: "the-loop",
+      },
+      {
+        at: "2026-11-01T00:01:00.000Z",
+        kind: "agent",
+        from: "work",
+        to: "review",
+        outcome: "done",
+        by: "agent",
+      },
+      {
+        at: "2026-11-01T00:02:00.000Z",
+        kind: "gate",
+        from: "review",
+        to: "done",
+        outcome: "approve",
+        by: "alice",
+      },
+    ],
+    updatedAt: "2026-11-01T00:02:00.000Z",
+    published: "done",
+  });
+  await t.dispatcher.dispatch(comment(1, START));
+  const pos = t.positions.map.get(REF)!;
+  assert.deepEqual([pos.node, pos.status, pos.history.length], ["work", "active", 1]);
+  assert.deepEqual(t.github.labelsOf(1), ["loop:work"]);
+});

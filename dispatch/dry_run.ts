@@ -144,6 +144,8 @@ export class DryRunDispatcher implements Dispatcher {
       put: async (position: Position) => {
         const before = await get(position.workItem);
         this.#positions.set(position.workItem, position);
+        // a write that moved nothing (the label noted as published, a held note told) is no move
+        if (before && before.history.length === position.history.length) return;
         this.#record(position.workItem, { action: "move", text: moveText(before, position) });
       },
     };

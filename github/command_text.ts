@@ -21,7 +21,9 @@
  *   shows nothing after an unclosed comment); a `<!--` inside a paragraph hides up to the next
  *   `-->` in that paragraph, and with none there it is literal text, as GitHub shows it. Within
  *   a paragraph the construct that opens first wins: `` `<!--` `` is code, and a backtick inside
- *   a comment opens no code span. `<!-->` and `<!--->` are whole (empty) comments.
+ *   a comment opens no code span. `<!-->` and `<!--->` are whole (empty) comments. A quoted
+ *   line or a line of raw HTML (`<div>…`) whose `<!--` is not closed hides the rest too (its
+ *   HTML is passed through, and an unclosed comment runs to the end of what GitHub shows).
  *
  * Not modelled: other HTML blocks (`<pre>`, `<code>`) and link reference definitions. What is
  * removed becomes blank (a code span or an HTML comment: spaces), so the text keeps its lines and
@@ -47,6 +49,8 @@ const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 const LIST_MARKER = /^([-+*]|\d{1,9}[.)])( *)(.*)$/;
 const THEMATIC_BREAK = /^([-*_])(?: *\1){2,} *$/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
+/** A line that starts with an HTML tag (an HTML block, or raw HTML GitHub passes through). */
+const RAW_HTML_START = /^<\/?[a-zA-Z]/;
 
 /** Leading whitespace in columns (tabs to the next multiple of 4) and the rest. */
 function indentOf(line: string): { cols: number; rest: string } {
@@ -162,11 +166,25 @@ function stripBlocks(lines: string[], comments: boolean): string[] {
         const inner = rest.replace(/^(?:[ \t]*>[ \t]?)+/, "");
         quoteLazy = inner.trim() !== "" && !FENCE_OPEN.test(inner.trimStart());
         paragraph = false;
+        // a quoted `<!--` is raw HTML too: unclosed, GitHub shows nothing after it
+        if (comments && inner.trimStart().startsWith("<!--")) {
+          const at = inner.indexOf("<!--");
+          html = blankRawComments(inner, { from: at, opener: true }).open;
+          if (html) quoteLazy = false;
+        }
         return "";
       }
       // the quote's lazy continuation
       if (quoteLazy && !startsBlock(rest, comments)) return "";
       quoteLazy = false;
+      if (comments && RAW_HTML_START.test(rest) && rest.includes("<!--")) {
+        // a line of raw HTML (`<div>…`) with a comment in it: as hidden as one opening a block
+        const from = line.indexOf("<!--", line.length - rest.length);
+        const read = blankRawComments(line, { from, opener: true });
+        html = read.open;
+        paragraph = false;
+        return read.line;
+      }
       if (comments && rest.startsWith("<!--")) {
         // an HTML block (CommonMark type 2): it may interrupt a paragraph
         const read = blankRawComments(line, { from: line.length - rest.length, opener: true });

@@ -164,6 +164,9 @@ Deno.test("an unclosed HTML comment: to the end where a block may start, else li
       `- <!-- draft\n\n${K}`,
       `para\n<!-- draft\n${K}`, // an HTML block may interrupt a paragraph
       `<!-- a --> <!-- b\n${K}`, // a second comment opened in the block's raw HTML
+      `> <!-- draft\n\n${K}`, // a quoted comment is raw HTML too
+      `> ok\n> <!-- draft\n\n${K}`,
+      `<div><!-- x</div>\n\n${K}`, // raw HTML with a comment open in it
     ]
   ) {
     assert.ok(!counts(md), JSON.stringify(md));
@@ -175,6 +178,8 @@ Deno.test("an unclosed HTML comment: to the end where a block may start, else li
       `ok <!-- a\n\n${K} -->`, // a paragraph's comment does not cross its end
       `text\n    <!-- ${K}`, // 4 columns: the paragraph's continuation, so inline
       `${K} -->`,
+      `> <!-- draft -->\n\n${K}`, // closed in the quote: nothing more hidden
+      `<div><!-- x --></div>\n\n${K}`,
     ]
   ) {
     assert.ok(counts(md), JSON.stringify(md));
@@ -189,7 +194,6 @@ Deno.test("an HTML comment in code is code: the code rule decides", () => {
       "`<!--`\n" + K,
       "```\n<!--\n```\n" + K,
       "    <!--\n\n" + K,
-      "> <!--\n\n" + K,
       "`a <!-- ` " + K + " -->", // the code span opens first; `-->` is then text
     ]
   ) {

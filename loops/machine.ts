@@ -95,6 +95,7 @@ export function enter(loop: LoopDef, o: { ref: string; now: Date }): Move {
       ),
     ],
     updatedAt: o.now.toISOString(),
+    ...(start.terminal ? { finished: true } : {}),
   };
   return {
     position,
@@ -137,13 +138,14 @@ export function advance(
     ));
   }
   const position: Position = {
-    ...pos,
+    ...withoutNotes(pos),
     node: to.id,
     phase: to.phase,
     ...(escalated ? { status: "escalated", waitingSince: null } : standing(to, o.now)),
     attempts,
     history,
     updatedAt: o.now.toISOString(),
+    ...(to.terminal ? { finished: true } : {}),
   };
   const changed = to.phase !== pos.phase || to.terminal;
   return {
@@ -154,33 +156,59 @@ export function advance(
   };
 }
 
+/**
+ * `pos` without what belongs to one moment of it: what a park held back (told at the resume, or
+ * stale once the item moved on) and the open-finished mark (a move or a close ends it).
+ */
+function withoutNotes(pos: Position): Position {
+  const { held: _held, finished: _finished, ...rest } = pos;
+  return rest;
+}
+
 /** The loop's one terminal node, or `undefined` when it has several. */
 export function soleTerminal(loop: LoopDef): LoopNode | undefined {
   const terminals = Object.values(loop.nodes).filter((n) => n.terminal);
   return terminals.length === 1 ? terminals[0] : undefined;
 }
 
-/** Whether the item closed since its walk began (its last transition is a `close`). */
+/**
+ * Whether the item's walk is over for good: completed and closed since (or completed before
+ * the open-finished mark was kept: such a position was closed, as a walk then was only
+ * completed at a terminal node or a close). A reopened item begins a new walk.
+ */
 export function closedSince(pos: Position): boolean {
-  return pos.history.at(-1)?.kind === "close";
+  return pos.status === "completed" && pos.finished !== true;
+}
+
+/** The `close` transition of a walk already finished at `pos.node` (no loop needed). */
+export function closeFinished(pos: Position, o: { by: string; now: Date }): Position {
+  return {
+    ...withoutNotes(pos),
+    history: [
+      ...pos.history,
+      transition({ kind: "close", from: pos.node, to: pos.node, outcome: "", by: o.by }, o.now),
+    ],
+    updatedAt: o.now.toISOString(),
+  };
 }
 
 /**
  * The item closed: its loop completes wherever it stood (a `close` transition by `by`). A loop
  * with one terminal node moves there (`done` in the built-ins: the phase change goes to it, as
  * the published label does); with several it stays at its node, the phase unchanged. Either way
- * the phase change says `terminal: true`. A position that already reached a terminal node only
- * has the close recorded (no phase change: it was told on arrival), so a reopened item begins a
- * new walk; one already closed is returned as it is.
+ * the phase change says `terminal: true`. A walk already finished at a terminal node only has
+ * the close recorded ({@linkcode closeFinished}: no phase change, it was told on arrival), so a
+ * reopened item begins a new walk; one already closed is returned as it is.
  */
 export function complete(loop: LoopDef, pos: Position, o: { by: string; now: Date }): Move {
-  const node = nodeOf(loop, pos.node);
-  if (pos.status === "completed" && closedSince(pos)) {
-    return { position: pos, entered: node, escalated: false };
+  if (closedSince(pos)) return { position: pos, entered: nodeOf(loop, pos.node), escalated: false };
+  if (pos.status === "completed") {
+    return { position: closeFinished(pos, o), entered: nodeOf(loop, pos.node), escalated: false };
   }
-  const to = pos.status === "completed" ? node : soleTerminal(loop) ?? node;
+  const node = nodeOf(loop, pos.node);
+  const to = soleTerminal(loop) ?? node;
   const position: Position = {
-    ...pos,
+    ...withoutNotes(pos),
     node: to.id,
     phase: to.phase,
     status: "completed",
@@ -191,9 +219,12 @@ export function complete(loop: LoopDef, pos: Position, o: { by: string; now: Dat
     ],
     updatedAt: o.now.toISOString(),
   };
-  const move: Move = { position, entered: to, escalated: false };
-  if (pos.status === "completed") return move; // told when the terminal node was reached
-  return { ...move, change: { ...changeOf(loop, pos, to, ""), terminal: true } };
+  return {
+    position,
+    entered: to,
+    escalated: false,
+    change: { ...changeOf(loop, pos, to, ""), terminal: true },
+  };
 }
 
 /**

@@ -387,3 +387,18 @@ Deno.test("checkClaim: no position, a completed or an escalated loop is refused"
   assert.ok(!e.ok && e.code === "escalated" && e.exit === 1);
   assert.match(e.message, /escalated at work/);
 });
+
+Deno.test("what a park held back goes with the next move or the close; a resume keeps it to tell", () => {
+  let pos = walk(adhoc, ["done"]);
+  pos = { ...pos, held: "@alice said so" };
+  assert.equal(
+    resume(adhoc, { ...pos, status: "escalated" }, { by: "a", now: at(9) }).position.held,
+    "@alice said so",
+  );
+  assert.equal(
+    advance(adhoc, pos, { outcome: "approve", kind: "gate", by: "alice", now: at(9) }).position
+      .held,
+    undefined,
+  );
+  assert.equal(complete(adhoc, pos, { by: "bob", now: at(9) }).position.held, undefined);
+});

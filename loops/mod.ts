@@ -30,6 +30,7 @@ export {
   checkClaim,
   type ClaimCheck,
   closedSince,
+  closeFinished,
   complete,
   enter,
   LOOP_ACTOR,

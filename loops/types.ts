@@ -102,6 +102,12 @@ export interface Position {
    * the node's assignment when the item is resumed (or its session spawned again), then cleared.
    */
   held?: string;
+  /**
+   * Set when a move (a claim, a verdict) reached a terminal node while the item stays open: the
+   * walk is done, and a later spawn does not begin it again. The item's close clears it (a
+   * reopened item then begins a new walk); a completed position without it was closed.
+   */
+  finished?: true;
 }
 
 /** What `phase_changed` is told about a move (phase names without the label prefix). */

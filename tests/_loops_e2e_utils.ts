@@ -636,13 +636,22 @@ export async function walkPdlc(fx: LoopsE2E, d: Daemon): Promise<Spawned> {
   );
   // the keyword comments were consumed, not delivered as comments: the agent was told each
   // verdict as it entered the next node, and nothing of the stranger's reached it
-  const inputs = (await fx.harness()).filter((e) => e.event === "input" && e.pid === s.boot.pid);
-  const told = inputs.map((e) => e.line ?? "").join("\n");
-  for (const gate of GATES) {
-    const note = `@alice resolved the review at \`${gate}\` with the verdict \`approve\``;
-    assert.ok(told.includes(note), `the agent was told: ${note}`);
-  }
-  assert.ok(!told.includes("mallory"), "nothing of mallory's reached the agent");
+  // (the last verdict's prompt is delivered after the move, not waited for by it: wait for it)
+  const told = async () =>
+    (await fx.harness()).filter((e) => e.event === "input" && e.pid === s.boot.pid)
+      .map((e) => e.line ?? "").join("\n");
+  const notes = GATES.map((gate) =>
+    `@alice resolved the review at \`${gate}\` with the verdict \`approve\``
+  );
+  await waitFor(
+    "each verdict told to the agent",
+    async () => {
+      const text = await told();
+      return notes.every((note) => text.includes(note));
+    },
+    told,
+  );
+  assert.ok(!(await told()).includes("mallory"), "nothing of mallory's reached the agent");
   assert.equal(
     (await fx.harness()).filter((e) => e.event === "boot").length,
     1,

@@ -9,8 +9,10 @@ import { advance, BUILTIN_LOOPS, enter, LoopStore } from "../loops/mod.ts";
 
 const REF = "github:octo/repo#1";
 
-function project(): string {
-  return tree({ "c.yaml": `github: { apiUrl: "http://127.0.0.1:9", tokenEnv: LOOPCLI_TOKEN }\n` });
+function project(extra = ""): string {
+  return tree({
+    "c.yaml": `github: { apiUrl: "http://127.0.0.1:9", tokenEnv: LOOPCLI_TOKEN }\n${extra}`,
+  });
 }
 
 const run = (cwd: string, args: string[]) =>
@@ -32,10 +34,10 @@ Deno.test("sessions start --loop NAME keeps the loop in the control record; an u
   assert.deepEqual([record.command, record.loop], ["start", "pdlc"]);
 });
 
-Deno.test("sessions resume of an item its loop parked resumes the position: attempts start over", async () => {
-  const cwd = project();
+/** A project whose #1 has a paused session, parked at adhoc's work (entered four times). */
+async function parked(config = ""): Promise<{ cwd: string; store: LoopStore }> {
+  const cwd = project(config);
   const root = join(cwd, ".the-loop");
-  // a paused session, parked at adhoc's work (entered four times)
   const registered = await cli([
     "-c",
     "c.yaml",
@@ -60,6 +62,17 @@ Deno.test("sessions resume of an item its loop parked resumes the position: atte
   assert.equal(pos.status, "escalated");
   const store = new LoopStore({ dir: join(root, "loops") });
   await store.put(pos);
+  return { cwd, store };
+}
+
+/** The session's status as `sessions list --format json` shows it. */
+async function sessionStatus(cwd: string): Promise<string> {
+  const r = await cli(["-c", "c.yaml", "sessions", "list", "--format", "json"], { cwd });
+  return JSON.parse(r.stdout).sessions.find((x: { ref: string }) => x.ref === REF)?.status;
+}
+
+Deno.test("sessions resume of an item its loop parked resumes the position: attempts start over", async () => {
+  const { cwd, store } = await parked();
   const r = await run(cwd, ["resume", REF]);
   assert.equal(r.code, 0, r.stderr);
   // no daemon runs to tell the agent: said, and the next spawn's prompt gives the assignment
@@ -73,4 +86,31 @@ Deno.test("sessions resume of an item its loop parked resumes the position: atte
     1,
     "resume",
   ]);
+});
+
+Deno.test("sessions resume from inside a the-loop session is refused: an agent cannot lift its own park", async () => {
+  const { cwd, store } = await parked();
+  const r = await cli(["-c", "c.yaml", "sessions", "resume", REF, "--no-comment"], {
+    cwd,
+    env: { THE_LOOP_ACTOR: "agent", THE_LOOP_SESSION: "c2Vzc2lvbi1jYXBhYmlsaXR5" },
+  });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /sessions resume is a person's: it cannot be run from inside a the-loop session/,
+  );
+  assert.equal((await store.get(REF))?.status, "escalated");
+  assert.equal(await sessionStatus(cwd), "paused");
+});
+
+Deno.test("sessions resume of a parked item while the loops do not read changes nothing, exit 1", async () => {
+  const broken =
+    "loops:\n  x:\n    start: a\n    nodes:\n      a: { actor: agent, next: { done: nowhere } }\n";
+  const { cwd, store } = await parked(broken);
+  const r = await run(cwd, ["resume", REF]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /is parked by its loop, and the loops do not read.*nothing was changed/);
+  assert.match(r.stderr, /c\.yaml:\d+:\d+: .*nowhere/);
+  assert.equal((await store.get(REF))?.status, "escalated");
+  assert.equal(await sessionStatus(cwd), "paused");
 });

@@ -18,7 +18,9 @@
  * the known ones. A `resume` of an item its loop parked (escalated) resumes its position too:
  * the node's attempts start over, and the running daemon (if any) is told (`resumed` over its
  * control socket), so the agent is given its node's assignment again; with no daemon running,
- * the next spawn's prompt gives it.
+ * the next spawn's prompt gives it. A resume is refused (exit 1, nothing changed) from inside a
+ * the-loop session (`$THE_LOOP_SESSION` set: an agent may not lift its own park) and, for a
+ * parked item, when the loops do not read.
  *
  * @module
  */
@@ -75,6 +77,13 @@ async function run(
   ctx: CliContext,
 ): Promise<void> {
   const item = refArg(ref);
+  // a resume is a person's: an agent parked by its loop must not lift the park itself
+  if (command === "resume" && ctx.env("THE_LOOP_SESSION")?.trim()) {
+    throw new Error(
+      "sessions resume is a person's: it cannot be run from inside a the-loop session " +
+        "($THE_LOOP_SESSION is set); run it from your own terminal",
+    );
+  }
   const actor = actorOf(flags, ctx);
   const { loaded, events, store, control } = await openSessions(ctx, "cli");
   // imported when a verb runs, not at every CLI start
@@ -91,9 +100,17 @@ async function run(
     try {
       loops = readLoops();
     } catch (err) {
-      ctx.warn(
-        `warning: the loops do not read, a parked position stays parked: ${messageOf(err)}\n`,
-      );
+      // a parked item resumed without its position would be stuck: active, yet still parked
+      const dir = join(loaded.config.state.root, "loops");
+      const pos = await new LoopStore({ dir }).get(item.ref).catch(() => undefined);
+      if (pos?.status === "escalated") {
+        throw new Error(
+          `${item.ref} is parked by its loop, and the loops do not read, so its position ` +
+            `cannot be resumed; nothing was changed: mend the config, then resume it — ` +
+            messageOf(err),
+        );
+      }
+      ctx.warn(`warning: the loops do not read: ${messageOf(err)}\n`);
     }
   }
   if (flags.loop !== undefined && loops && !loops.has(flags.loop)) {

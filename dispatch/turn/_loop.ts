@@ -15,6 +15,7 @@ import {
   advance,
   checkClaim,
   closedSince,
+  closeFinished,
   complete,
   enter,
   parseVerdict,
@@ -27,6 +28,7 @@ import type { Handled, Turn } from "./turn.ts";
 import { askInput } from "./_call_sites.ts";
 import {
   chosenLoop,
+  fault,
   gateKeywords,
   loopOf,
   type LoopPorts,
@@ -70,7 +72,8 @@ export async function loopContext(turn: Turn): Promise<string> {
  * later spawn does not begin it again (a reopened item, or another loop chosen, does).
  */
 function finishedWalk(pos: Position | undefined, loop: string): boolean {
-  return pos !== undefined && pos.status === "completed" && !closedSince(pos) && pos.loop === loop;
+  return pos !== undefined && pos.status === "completed" && pos.finished === true &&
+    pos.loop === loop;
 }
 
 /** `text` after what the position held back from the agent (a verdict a park kept), if any. */
@@ -389,7 +392,8 @@ async function resolveGate(
 /**
  * At closure: the item's loop completes, wherever it stood (at the loop's one terminal node:
  * `machine.ts` `complete`). A walk that already reached its terminal node only has the close
- * recorded, so a reopened item begins a new walk at its next spawn.
+ * recorded (its loop need not even be declared any more), so a reopened item begins a new walk
+ * at its next spawn. A fault is `loop.fault`: the closure goes on.
  */
 export async function completeLoop(turn: Turn): Promise<void> {
   const ports = loopPorts(turn);
@@ -397,20 +401,26 @@ export async function completeLoop(turn: Turn): Promise<void> {
   const read = await readPosition(turn, ports);
   if (!read.ok || !read.position) return;
   const pos = read.position;
-  if (pos.status === "completed" && closedSince(pos)) return;
-  const loop = loopOf(turn, ports, pos.loop);
-  if (!loop) return;
+  if (closedSince(pos)) return;
   const by = turn.event.actor || "the-loop";
-  const move = complete(loop, pos, { by, now: turn.deps.now() });
-  if (!standing(pos)) {
-    await writePosition(turn, ports, move.position); // told when the terminal node was reached
-    return;
+  const now = turn.deps.now();
+  try {
+    if (!standing(pos)) {
+      // told when the terminal node was reached: only the close is recorded
+      await writePosition(turn, ports, closeFinished(pos, { by, now }));
+      return;
+    }
+    const loop = loopOf(turn, ports, pos.loop);
+    if (!loop) return;
+    const move = complete(loop, pos, { by, now });
+    await applyMove(turn, ports, loop, move, {
+      kind: "close",
+      before: pos,
+      deliver: false,
+      outcome: "",
+      by,
+    });
+  } catch (err) {
+    fault(turn, "close", err);
   }
-  await applyMove(turn, ports, loop, move, {
-    kind: "close",
-    before: pos,
-    deliver: false,
-    outcome: "",
-    by,
-  });
 }
