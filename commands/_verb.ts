@@ -20,6 +20,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import type { ControlResponse } from "../daemon/mod.ts";
 import { messageOf, UsageError } from "../errors.ts";
 import { parseWorkItem } from "../state/work_item.ts";
 import { type CliContext, println } from "./context.ts";
@@ -80,6 +81,25 @@ async function socketsOf(
 }
 
 /**
+ * The first daemon among `paths` that answers `request`: its answer and socket, or `undefined`
+ * when none runs there (a failure other than "not running" throws).
+ */
+async function knock(
+  paths: string[],
+  request: Record<string, unknown>,
+): Promise<{ answer: ControlResponse; socket: string } | undefined> {
+  const { callControl, NotRunningError } = await import("../daemon/mod.ts");
+  for (const socket of paths) {
+    try {
+      return { answer: await callControl(socket, request), socket };
+    } catch (error) {
+      if (!(error instanceof NotRunningError)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Sends `request` to the daemon of the config's state root (as {@linkcode runVerb} finds it):
  * its answer, or `undefined` when no daemon runs there. For the commands that tell a running
  * daemon what they did (`sessions resume`).
@@ -87,17 +107,8 @@ async function socketsOf(
 export async function tellDaemon(
   ctx: CliContext,
   request: Record<string, unknown>,
-): Promise<{ exit: number; message: string } | undefined> {
-  const where = await socketsOf(ctx);
-  const { callControl, NotRunningError } = await import("../daemon/mod.ts");
-  for (const path of where.paths) {
-    try {
-      return await callControl(path, request);
-    } catch (error) {
-      if (!(error instanceof NotRunningError)) throw error;
-    }
-  }
-  return undefined;
+): Promise<ControlResponse | undefined> {
+  return (await knock((await socketsOf(ctx)).paths, request))?.answer;
 }
 
 /** Runs one verb: see the module doc. */
@@ -137,7 +148,6 @@ export async function runVerb(call: VerbCall, ctx: CliContext): Promise<void> {
     return fail(error instanceof Error ? error : new Error(String(error)));
   }
   config = where.config;
-  const { callControl, NotRunningError } = await import("../daemon/mod.ts");
   const request = {
     v: 1,
     verb: call.verb,
@@ -147,31 +157,30 @@ export async function runVerb(call: VerbCall, ctx: CliContext): Promise<void> {
     ...(call.needsCapability || capability ? { capability } : {}),
     ...Object.fromEntries(Object.entries(call.fields).filter(([, v]) => v !== undefined)),
   };
-  for (const path of where.paths) {
-    let answer;
-    try {
-      answer = await callControl(path, request);
-    } catch (error) {
-      if (error instanceof NotRunningError) continue;
-      return fail(error instanceof Error ? error.message : String(error));
-    }
-    socket = path;
-    if (answer.exit === 2) throw new UsageError(answer.message);
-    if (answer.exit === 1) return fail(answer.message, answer.data ?? null);
-    if (json) {
-      printEnvelope(ctx, call.verb, { ok: true, config }, {
-        verb: call.verb,
-        workItem: ref,
-        socket,
-        exit: 0,
-        message: answer.message,
-        data: answer.data ?? null,
-      });
-    } else println(ctx, answer.message);
-    return;
+  let knocked;
+  try {
+    knocked = await knock(where.paths, request);
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
   }
-  fail(
-    `no the-loop daemon is running for ${where.root}; start \`the-loop poll start\` or ` +
-      "`the-loop gh-webhook start`",
-  );
+  if (!knocked) {
+    return fail(
+      `no the-loop daemon is running for ${where.root}; start \`the-loop poll start\` or ` +
+        "`the-loop gh-webhook start`",
+    );
+  }
+  const { answer } = knocked;
+  socket = knocked.socket;
+  if (answer.exit === 2) throw new UsageError(answer.message);
+  if (answer.exit === 1) return fail(answer.message, answer.data ?? null);
+  if (json) {
+    printEnvelope(ctx, call.verb, { ok: true, config }, {
+      verb: call.verb,
+      workItem: ref,
+      socket,
+      exit: 0,
+      message: answer.message,
+      data: answer.data ?? null,
+    });
+  } else println(ctx, answer.message);
 }

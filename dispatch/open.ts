@@ -161,12 +161,20 @@ export function loopsOfConfig(
   config: CliConfig,
   o: Pick<OpenDispatchOptions, "locate" | "configPath"> = {},
 ): LoopSet {
-  return parseLoops(config.loops, {
+  // a reload's config is read by the reloader's check first, then by `reconfigure`: once
+  const known = READ_LOOPS.get(config);
+  if (known) return known;
+  const loops = parseLoops(config.loops, {
     ...(o.configPath ? { file: o.configPath } : {}),
     ...(o.locate ? { locate: o.locate } : {}),
     routingLoop: config.webhooks.ghWebhook.routing.loop,
   });
+  READ_LOOPS.set(config, loops);
+  return loops;
 }
+
+/** The loops each config (a loaded one is never changed) was read into. */
+const READ_LOOPS = new WeakMap<CliConfig, LoopSet>();
 
 /** The positions under `<state.root>/loops`; a corrupt file is `loop.position_corrupt`. */
 function positionsOf(config: CliConfig, events: EventSink): LoopStore {

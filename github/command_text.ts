@@ -177,17 +177,14 @@ function stripBlocks(lines: string[], comments: boolean): string[] {
       // the quote's lazy continuation
       if (quoteLazy && !startsBlock(rest, comments)) return "";
       quoteLazy = false;
-      if (comments && RAW_HTML_START.test(rest) && rest.includes("<!--")) {
-        // a line of raw HTML (`<div>…`) with a comment in it: as hidden as one opening a block
+      // an HTML block (CommonMark type 2: `<!--` opening it, which may interrupt a paragraph), or
+      // a line of raw HTML (`<div>…`) with a comment in it: its comments hidden as raw HTML
+      if (
+        comments &&
+        (rest.startsWith("<!--") || (RAW_HTML_START.test(rest) && rest.includes("<!--")))
+      ) {
         const from = line.indexOf("<!--", line.length - rest.length);
         const read = blankRawComments(line, { from, opener: true });
-        html = read.open;
-        paragraph = false;
-        return read.line;
-      }
-      if (comments && rest.startsWith("<!--")) {
-        // an HTML block (CommonMark type 2): it may interrupt a paragraph
-        const read = blankRawComments(line, { from: line.length - rest.length, opener: true });
         html = read.open;
         paragraph = false;
         return read.line;

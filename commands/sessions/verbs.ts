@@ -95,15 +95,17 @@ async function run(
   // stop never depends on them
   let loops: LoopSet | undefined;
   const readLoops = () => loopsOf(loaded);
+  const positions = new LoopStore({ dir: join(loaded.config.state.root, "loops") });
+  // a resume of a parked item resumes its position too (read once, before anything changes)
+  const parked = command === "resume" &&
+    (await positions.get(item.ref).catch(() => undefined))?.status === "escalated";
   if (flags.loop !== undefined) loops = readLoops();
   else if (command === "resume") {
     try {
       loops = readLoops();
     } catch (err) {
       // a parked item resumed without its position would be stuck: active, yet still parked
-      const dir = join(loaded.config.state.root, "loops");
-      const pos = await new LoopStore({ dir }).get(item.ref).catch(() => undefined);
-      if (pos?.status === "escalated") {
+      if (parked) {
         throw new Error(
           `${item.ref} is parked by its loop, and the loops do not read, so its position ` +
             `cannot be resumed; nothing was changed: mend the config, then resume it — ` +
@@ -138,12 +140,6 @@ async function run(
         `${command} of ${item.ref} refused by an input_received hook: ${admitted.reason}`,
       );
     }
-    const positions = loops
-      ? new LoopStore({ dir: join(loaded.config.state.root, "loops") })
-      : undefined;
-    const wasParked = command === "resume" && positions
-      ? (await positions.get(item.ref).catch(() => undefined))?.status === "escalated"
-      : false;
     const actions = new SessionControl({
       sessions: store,
       control,
@@ -156,7 +152,7 @@ async function run(
       events,
       warn: (m) => ctx.warn(`warning: ${m}\n`),
       // a resume of a parked item resumes its loop position (the daemon's files)
-      ...(loops && positions ? { positions, loops: () => loops } : {}),
+      ...(loops ? { positions, loops: () => loops } : {}),
     });
     const result = await actions.apply(
       command,
@@ -167,7 +163,7 @@ async function run(
     if (result.status !== "rejected") {
       println(ctx, done(command, item, result.session, result.status));
     }
-    if (wasParked && result.status === "applied") await retell(ctx, item, positions!);
+    if (parked && result.status === "applied") await retell(ctx, item, positions);
     if (result.recorded && flags.comment) {
       await announce({ ctx, loaded, item, command, actor, events });
     }

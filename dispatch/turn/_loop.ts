@@ -72,8 +72,7 @@ export async function loopContext(turn: Turn): Promise<string> {
  * later spawn does not begin it again (a reopened item, or another loop chosen, does).
  */
 function finishedWalk(pos: Position | undefined, loop: string): boolean {
-  return pos !== undefined && pos.status === "completed" && pos.finished === true &&
-    pos.loop === loop;
+  return pos?.finished === true && pos.loop === loop; // set only at a terminal node
 }
 
 /** `text` after what the position held back from the agent (a verdict a park kept), if any. */
