@@ -23,6 +23,7 @@ import type {
   SpawnResult,
 } from "./seams.ts";
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
+import { SuspensionStore } from "./suspensions/mod.ts";
 import type { DispatchOutcome, RoutedEvent } from "./types.ts";
 import { until } from "../async/_test_utils.ts";
 import { BUILTIN_LOOPS, type LoopPositions, type LoopSet, type Position } from "../loops/mod.ts";
@@ -269,6 +270,8 @@ export interface Setup {
   loops: { set: LoopSet };
   /** The steps of the ports in order: `put <node>`, `hook:<point>`, `comment`, `+label`, `-label`. */
   trail: string[];
+  /** The parked operations, when `suspensions` was asked for. */
+  suspensions?: SuspensionStore;
   /** Removes the temporary folder (`await using t = await setup()`). */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -290,13 +293,15 @@ export interface SetupOptions {
   positions?: LoopPositions;
   /** A session's own environment (as a daemon with its control endpoint gives). */
   sessionEnv?: (ref: string) => Record<string, string>;
+  /** Keep parked operations (a real `SuspensionStore` in `<dir>/suspended`). Default: none. */
+  suspensions?: boolean;
 }
 
 /** A dispatcher whose `dispatch` also waits for the turn's reactions (so tests can count them). */
 class Settling extends SessionDispatcher {
   override async dispatch(
     event: RoutedEvent,
-    opts?: { signal?: AbortSignal },
+    opts?: Parameters<SessionDispatcher["dispatch"]>[1],
   ): Promise<DispatchOutcome> {
     const outcome = await super.dispatch(event, opts);
     await this.idle();
@@ -338,6 +343,9 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     ...loopPorts,
   });
   let n = 0;
+  const suspensions = o.suspensions
+    ? new SuspensionStore({ dir: join(dir, "suspended"), durable: false })
+    : undefined;
   const dispatcher = new Settling({
     config: () => routing,
     sessions,
@@ -353,6 +361,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
     ...loopPorts,
     ...(o.sessionEnv ? { sessionEnv: o.sessionEnv } : {}),
+    ...(suspensions ? { suspensions } : {}),
   });
   return {
     dispatcher,
@@ -369,6 +378,7 @@ export async function setup(o: SetupOptions = {}): Promise<Setup> {
     positions,
     loops,
     trail,
+    suspensions,
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
   };
 }

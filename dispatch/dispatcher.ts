@@ -55,12 +55,16 @@ import {
 } from "./turn/mod.ts";
 import { Lane, Slots } from "../async/mod.ts";
 import { terminalSafe } from "./_safe_runner.ts";
+import type { SuspensionRecord } from "./suspensions/mod.ts";
+import { type Replay, replayed, replaysOf, resumedRecords } from "./turn/mod.ts";
 
 /** The dispatcher (see the module doc). */
 export class SessionDispatcher implements Dispatcher {
   readonly #deps: Deps;
   readonly #queue: KeyedQueue;
   readonly #finishing = new Set<Promise<void>>();
+  /** The resumed records whose held deliveries this process queued (each once). */
+  readonly #replaying = new Set<string>();
 
   constructor(opts: SessionDispatcherOptions) {
     const templates = opts.templates;
@@ -82,6 +86,8 @@ export class SessionDispatcher implements Dispatcher {
           opts.runner.kind === "process" ? opts.config().maxConcurrentDispatches : Infinity,
       }),
       launches: new Slots(() => opts.config().maxConcurrentDispatches),
+      replay: (record) => this.#replay(record),
+      replaying: (id) => this.#replaying.has(id),
       reactions: new Lane({
         busy: () => {
           const { running, waiting } = this.load;
@@ -106,14 +112,17 @@ export class SessionDispatcher implements Dispatcher {
    * Queues `event` behind its work item's earlier events; resolves when its turn is done (a
    * delivery: once its batch went into the session).
    */
-  dispatch(event: RoutedEvent, opts: { signal?: AbortSignal } = {}): Promise<DispatchOutcome> {
+  dispatch(
+    event: RoutedEvent,
+    opts: { signal?: AbortSignal; replay?: Replay } = {},
+  ): Promise<DispatchOutcome> {
     return new Promise((resolve, reject) => {
       this.#queue.run(event.workItem.ref, async () => {
         if (opts.signal?.aborted) {
           resolve(abortedWaiting());
           return;
         }
-        const turn = new Turn(this.#deps, event, opts.signal);
+        const turn = new Turn(this.#deps, event, opts.signal, opts.replay);
         let answer: Answer;
         try {
           answer = await handle(turn);
@@ -160,6 +169,66 @@ export class SessionDispatcher implements Dispatcher {
         }
       }).catch((err) => resolve({ exit: 1, message: `${req.verb} failed: ${messageOf(err)}` }));
     });
+  }
+
+  /**
+   * A resumed record's held deliveries, queued now, in order, before anything that arrives
+   * after: each a turn that replays what it had asked; each leaves the record when done.
+   */
+  #replay(record: SuspensionRecord): void {
+    const store = this.#deps.suspensions;
+    if (!store || this.#replaying.has(record.id)) return;
+    this.#replaying.add(record.id);
+    for (const { event, replay } of replaysOf(record)) {
+      const leave = () =>
+        replayed(store, record.id, event.deliveryId).catch((err) =>
+          this.#deps.events.emit("dispatch.registry_failed", {
+            work_item: record.workItem,
+            error: messageOf(err),
+          }, { level: "warning" })
+        );
+      this.dispatch(event, { replay }).then(leave, leave);
+    }
+  }
+
+  /**
+   * At a daemon's start: the records marked resumed (by `hooks resume` while no daemon ran, or
+   * a crash in the middle of a replay) have their held deliveries queued first. Call before
+   * routing begins.
+   */
+  async recover(): Promise<number> {
+    const store = this.#deps.suspensions;
+    if (!store) return 0;
+    const records = await resumedRecords(store);
+    for (const r of records) this.#replay(r);
+    return records.length;
+  }
+
+  /**
+   * Escalates each suspension older than its hook's `suspendTimeoutMinutes` (once:
+   * `hooks.suspension_escalated`, which notifies; never resumed by it). The daemon calls it on a
+   * timer; the escalated records.
+   */
+  async escalate(now = this.#deps.now()): Promise<SuspensionRecord[]> {
+    const store = this.#deps.suspensions;
+    if (!store) return [];
+    const due = (await store.list()).filter((r) =>
+      !r.resumed && !r.escalatedAt && r.timeoutMinutes !== undefined &&
+      now.getTime() - Date.parse(r.since) >= r.timeoutMinutes * 60_000
+    );
+    for (const r of due) {
+      await store.put({ ...r, escalatedAt: now.toISOString() });
+      this.#deps.events.emit("hooks.suspension_escalated", {
+        work_item: r.workItem,
+        id: r.id,
+        point: r.point,
+        hook: r.hook,
+        since: r.since,
+        minutes: r.timeoutMinutes,
+        comment_url: r.commentUrl ?? null,
+      }, { level: "warning" });
+    }
+    return due;
   }
 
   #done(turn: Turn, { outcome, ok }: Handled): DispatchOutcome {

@@ -37,6 +37,8 @@ export {
   readJournal,
 } from "./journal.ts";
 export * from "./sessions/mod.ts";
+export * from "./suspensions/mod.ts";
+export { discardedEvents } from "./turn/mod.ts";
 export { SessionDispatcher } from "./dispatcher.ts";
 export type {
   DispatchControlStore,

@@ -16,7 +16,12 @@ import { join } from "node:path";
 import type { CliConfig, EnvReader, RoutingConfig } from "../config/mod.ts";
 import { messageOf, ProblemsError } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
-import { handles, refuserOf, run } from "../lifecycle/mod.ts";
+import { handles, redactSecrets, refuserOf, run, suspensionOf } from "../lifecycle/mod.ts";
+import { every } from "../async/mod.ts";
+import { SuspensionStore, suspensionsDir } from "./suspensions/mod.ts";
+
+/** How often a daemon looks for suspensions past their hook's `suspendTimeoutMinutes`. */
+const ESCALATION_CHECK_MS = 60_000;
 import { ControlStore } from "../state/control.ts";
 import { RegistryDir, type SessionRecord } from "../state/registry.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
@@ -229,6 +234,15 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     warn: o.warn,
   });
   let templates = await templatesOf(routing());
+  const suspensions = new SuspensionStore({
+    dir: suspensionsDir(config.state.root),
+    onCorrupt: (c) =>
+      o.events.emit("hooks.suspension_corrupt", {
+        path: c.path,
+        kept_as: c.keptAs,
+        error: c.error,
+      }, { level: "warning" }),
+  });
   const dispatcher = new SessionDispatcher({
     config: routing,
     sessions,
@@ -239,7 +253,8 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     workspaces,
     trust: routing().harnessTrust.enabled ? trust : undefined,
     github: o.github,
-    hooks: o.hooks ?? { run, refuserOf, handles },
+    hooks: o.hooks ?? { run, refuserOf, handles, suspensionOf, redact: redactSecrets },
+    suspensions,
     events: o.events,
     templates: () => templates,
     spawnWorkdir: routing().spawnWorkdir || o.cwd,
@@ -248,12 +263,24 @@ export async function openDispatch(o: OpenDispatchOptions): Promise<DispatchStac
     sessionEnv: o.sessionEnv &&
       sessionEnvFor({ ...o.sessionEnv, basePath: harnessPath(o, routing()) }),
   });
+  // a daemon's resumed suspensions go first (queued before routing begins); the others are
+  // looked at every minute, to escalate the ones past their hook's suspendTimeoutMinutes
+  let stopEscalating = () => {};
+  if (o.daemon) {
+    await dispatcher.recover().catch((err) => o.warn(`suspensions: ${messageOf(err)}`));
+    const look = () => void dispatcher.escalate().catch(() => {});
+    look();
+    stopEscalating = every(look, ESCALATION_CHECK_MS, { persistent: false });
+  }
   return {
     dispatcher,
     runner,
     sessions,
     control,
-    close: async () => await runner.dispose?.(),
+    close: async () => {
+      stopEscalating();
+      await runner.dispose?.();
+    },
     async reconfigure(next: CliConfig): Promise<void> {
       // the loops first: a config whose loops do not read is not adopted at all (its
       // `routing.loop` may name a loop the kept set lacks). The daemons' reloader refuses such an

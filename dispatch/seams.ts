@@ -20,6 +20,7 @@ import type { LoopPositions, LoopSet } from "../loops/mod.ts";
 import type { ControlCommand, ControlRecord, ControlStore } from "../state/control.ts";
 import type { SessionRecord } from "../state/registry.ts";
 import type { PromptTemplates } from "./prompts.ts";
+import type { SuspensionStore } from "./suspensions/mod.ts";
 
 /** The harnesses the-loop drives: `claude` (Claude Code) and `cursor` (`cursor-agent`). */
 export type HarnessName = "claude" | "cursor";
@@ -181,8 +182,30 @@ export type SessionPatch =
 
 /** The lifecycle engine as the dispatcher calls it (`run` from `lifecycle/mod.ts`). */
 export interface DispatchHooks {
-  /** Runs `point`'s hooks over `ctx` and returns it, decisions applied. Never throws. */
-  run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>>;
+  /**
+   * Runs `point`'s hooks over `ctx` and returns it, decisions applied. Never throws. `resume`: a
+   * parked chain goes on from `hook` (run again when `rerun`).
+   */
+  run<P extends PointName>(
+    point: P,
+    ctx: ContextOf<P>,
+    opts?: { resume?: { hook: string; rerun: boolean } },
+  ): Promise<ContextOf<P>>;
+  /**
+   * Whether `ctx`'s chain parked (`suspensionOf` from `lifecycle/mod.ts`): an `onError: suspend`
+   * hook broke at a proceed point. Absent: never.
+   */
+  suspensionOf?(ctx: object): {
+    hook: string;
+    point: PointName;
+    mode: "wait_for_resume" | "wait_then_retry";
+    declared: string;
+    error: string;
+    attempts: number;
+    timeoutMinutes?: number;
+  } | undefined;
+  /** Scrubs the declaration's secret values from a text (a parked context is stored). */
+  redact?(text: string): string;
   /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ comment. */
   refuserOf?(ctx: object): string | undefined;
   /**
@@ -278,6 +301,11 @@ export interface SessionDispatcherOptions {
    * on `PATH`), asked at every launch; default: none.
    */
   sessionEnv?: (ref: string) => Record<string, string>;
+  /**
+   * Where parked operations are kept (`SuspensionStore` of `./suspensions/mod.ts`, under
+   * `<state.root>/suspended`); absent: a failing `onError: suspend` hook is only a failure.
+   */
+  suspensions?: SuspensionStore;
   now?: () => Date;
   uuid?: () => string;
 }

@@ -140,7 +140,9 @@ export type SettledReason =
   | "command"
   | "verdict"
   | "verdict-ignored"
-  | "phase-label";
+  | "phase-label"
+  | "suspended"
+  | "held";
 
 /** Every settled reason, and what it says. */
 export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
@@ -163,6 +165,10 @@ export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
     "a gate keyword where no gate waits for it (or naming no outcome of the gate): nothing moved",
   "phase-label":
     "a `loop:<phase>` label added or removed (the loop's own publish): nothing to tell the agent",
+  "suspended":
+    "an `onError: suspend` hook broke: the operation is parked (`hooks.suspended`, one ⏸️ comment)",
+  "held":
+    "its work item is suspended: the event is held, on disk, and delivered in order on resume",
 };
 
 /** The settled reasons that are also a `dispatch.dropped` event. */

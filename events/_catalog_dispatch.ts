@@ -37,6 +37,29 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
       gh_event: "string — the GitHub event name",
     },
   },
+  "dispatch.held": {
+    description:
+      "Its work item is suspended (a failing onError: suspend hook parked an operation): the event is appended to the suspension's record, on disk, and delivered in arrival order once the suspension is resumed (a stop or a close discards it).",
+    level: "info",
+    fields: {
+      work_item: ITEM,
+      delivery_id: DELIVERY,
+      id: "string — the suspension's id (the-loop hooks resume ID)",
+      kind: "string — comment | review | review_comment | item | ci | presence",
+      gh_event: "string — the GitHub event name",
+      position: "number — its place among the held deliveries (1 = the operation that parked)",
+    },
+  },
+  "hooks.suspension_corrupt": {
+    description:
+      "A suspension record under <state.root>/suspended/ did not read: it was renamed aside (never deleted) and its item reads as not suspended.",
+    level: "warning",
+    fields: {
+      path: "string — the record that did not read",
+      kept_as: "string — where it was kept",
+      error: "string — why it did not read",
+    },
+  },
   "dispatch.delivered": {
     description:
       "An event's prompt was delivered into its work item's live session (prompts that gathered while an earlier delivery was under way go in together, as one batch).",

@@ -78,6 +78,9 @@ const RELEASES: Readonly<Record<SettledReason, boolean>> = {
   "verdict": false,
   "verdict-ignored": false,
   "phase-label": false,
+  // kept in the suspension record, delivered from there on resume
+  "suspended": false,
+  "held": false,
 };
 
 /**

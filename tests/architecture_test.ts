@@ -28,7 +28,7 @@ function floorOf(path: string): number {
   if (path.startsWith("ingress/")) return 4; // the router both paths share
   if (path.startsWith("dispatch/")) return 3;
   if (path.startsWith("lifecycle/") || path.startsWith("loops/")) return 2;
-  // ground: async/, config/, events/, state/, schema/, github/, daemon/, errors.ts, terminal.ts,
+  // ground: async/, config/, events/, notify/, state/, schema/, github/, daemon/, errors.ts, terminal.ts,
   // version.ts
   return 1;
 }

@@ -28,6 +28,7 @@ const SCHEMAS = [
   "loops",
   "loops-show",
   "verb",
+  "hooks-suspended",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -162,6 +163,7 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     [["poll", "start", "--dry-run", "--format", "json"], "poll-dry-run", {}],
     [["sessions", "list", "--format", "json"], "sessions-list", { sessions: [] }],
     [["loops", "--format", "json"], "loops", { loops: [], defaultLoop: null }],
+    [["hooks", "suspended", "--format", "json"], "hooks-suspended", { suspended: [] }],
     [
       ["loops", "show", "github:octo/repo#1", "--format", "json"],
       "loops-show",
@@ -177,7 +179,9 @@ Deno.test("config-reading commands print the envelope with ok: false when the co
     const cwd = tree(files);
     for (const [args, schema, fields] of runs) {
       // config show and poll read no hooks: a bad declaration is for the hooks commands to find
-      if (!schema.startsWith("hooks") && files["c.yaml"] === BAD_DECLARATION) continue;
+      // (`hooks suspended` reads the state root, not the declaration)
+      const readsHooks = schema.startsWith("hooks") && schema !== "hooks-suspended";
+      if (!readsHooks && files["c.yaml"] === BAD_DECLARATION) continue;
       const r = await cli(["-c", config, ...args], { cwd, stdin: "{}" });
       const doc = conforms(r, schema, { ok: false });
       const what = `${args.join(" ")} with ${label}`;

@@ -2,7 +2,8 @@
  * `the-loop hooks`: inspect and check the lifecycle hooks — list the declaration (`list`, the
  * default subcommand), `points` (the catalog), `validate` (the CI preflight), `test` (run one hook
  * against a sample context), `init` (write a starter hook), `sdk` (write the SDK out) and `reset`
- * (re-arm a hook's open circuit).
+ * (re-arm a hook's open circuit), `suspended` and `resume` (the operations a failing
+ * `onError: suspend` hook parked).
  *
  * Start-up stays fast: nothing here imports the bundler or the executors; `validate` and `test`
  * import them when they run.
@@ -19,6 +20,7 @@ import { type ListFlags, listHooks } from "./list.ts";
 import * as points from "./points.ts";
 import * as resetCircuit from "./reset.ts";
 import * as sdk from "./sdk.ts";
+import * as suspended from "./suspended.ts";
 import * as test from "./test_command.ts";
 import * as validate from "./validate.ts";
 
@@ -42,5 +44,5 @@ export function register(program: Command, ctx: CliContext): void {
         `see 'the-loop hooks --help'`,
     );
   });
-  for (const sub of [points, validate, test, init, sdk, resetCircuit]) sub.register(hooks, ctx);
+  for (const sub of [points, validate, test, init, sdk, resetCircuit, suspended]) sub.register(hooks, ctx);
 }

@@ -31,6 +31,7 @@ import type { ControlCommand } from "../../state/control.ts";
 import type { LoopPositions, LoopSet } from "../../loops/mod.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { WorkItemRef } from "../../state/work_item.ts";
+import type { EventSink } from "../../events/mod.ts";
 import { type CliContext, println } from "../context.ts";
 import { openSessions, refArg } from "./_open.ts";
 
@@ -163,6 +164,8 @@ async function run(
     if (result.status !== "rejected") {
       println(ctx, done(command, item, result.session, result.status));
     }
+    // a stop discards the item's suspension too (stop > resume), and its held deliveries
+    if (command === "stop") await discardSuspension(ctx, loaded.config.state.root, item, events);
     if (parked && result.status === "applied") await retell(ctx, item, positions);
     if (result.recorded && flags.comment) {
       await announce({ ctx, loaded, item, command, actor, events });
@@ -230,4 +233,26 @@ function refusal(item: WorkItemRef, reason: string | undefined): string {
     return `nothing to resume for ${item.ref}: it has no paused session (nothing recorded)`;
   }
   return `${item.ref}: refused (${reason ?? "no reason given"})`;
+}
+
+/** `sessions stop`: the item's parked operation (if any) and its held deliveries are discarded. */
+async function discardSuspension(
+  ctx: CliContext,
+  root: string,
+  item: WorkItemRef,
+  events: EventSink,
+): Promise<void> {
+  const { discardedEvents, SuspensionStore, suspensionsDir } = await import(
+    "../../dispatch/mod.ts"
+  );
+  const store = new SuspensionStore({ dir: suspensionsDir(root) });
+  const record = await store.ofItem(item.ref);
+  if (!record || !(await store.remove(record.id))) return;
+  discardedEvents(events, record, "stop");
+  const n = record.held.length;
+  println(
+    ctx,
+    `discarded suspension ${record.id} (${record.point}, hook ${record.hook}) and its ${n} held ` +
+      (n === 1 ? "delivery" : "deliveries"),
+  );
 }

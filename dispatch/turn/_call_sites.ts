@@ -20,6 +20,7 @@ import type { PhaseChange } from "../../loops/mod.ts";
 import type { HarnessName } from "../seams.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Turn } from "./turn.ts";
+import { Suspended } from "./_suspend.ts";
 
 /** A proceed point's answer: whether to go on, and who refused and why. */
 export interface Verdict {
@@ -51,17 +52,55 @@ function endpointOf(event: RoutedEvent): WorkItem {
   }
 }
 
-/** Runs `point` over a context built from `facts`; the context as the hooks left it. */
+/**
+ * Runs `point` over a context built from `facts`; the context as the hooks left it. A replayed
+ * turn (its item was suspended, then resumed) answers the points it had asked before the park
+ * from what they answered then, and its parked point goes on from the hook that failed. A chain
+ * that parks throws {@linkcode Suspended}: the turn stops here and is parked.
+ */
 async function ask<P extends PointName>(
   turn: Turn,
   point: P,
   facts: ContextInit<P>,
 ): Promise<ContextOf<P> | undefined> {
+  const earlier = turn.replayedAsk(point);
+  if (earlier) {
+    turn.asked.push({ point, context: earlier });
+    return structuredClone(earlier) as unknown as ContextOf<P>;
+  }
+  const resume = turn.resumeAt(point);
+  let ctx: ContextOf<P>;
   try {
-    return await turn.deps.hooks.run(point, makeContext(point, facts));
+    ctx = resume ? contextOf(point, resume.context, facts) : makeContext(point, facts);
+    ctx = await turn.deps.hooks.run(
+      point,
+      ctx,
+      resume ? { resume: { hook: resume.hook, rerun: resume.rerun } } : undefined,
+    );
   } catch (err) {
     turn.emit("dispatch.hook_error", { point, error: messageOf(err) }, "warning");
     return undefined;
+  }
+  let parked;
+  try {
+    parked = turn.deps.hooks.suspensionOf?.(ctx);
+  } catch { /* read as none */ }
+  const context = JSON.parse(JSON.stringify(ctx)) as Record<string, unknown>;
+  if (parked) throw new Suspended(parked, context);
+  turn.asked.push({ point, context });
+  return ctx;
+}
+
+/** A parked point's stored context, as a context of `point` (else built afresh from `facts`). */
+function contextOf<P extends PointName>(
+  point: P,
+  stored: Record<string, unknown>,
+  facts: ContextInit<P>,
+): ContextOf<P> {
+  try {
+    return makeContext(point, stored as ContextInit<P>);
+  } catch {
+    return makeContext(point, facts);
   }
 }
 

@@ -17,6 +17,11 @@ import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
 import { messageOf } from "../../errors.ts";
 import { hostedOf } from "../sessions/mod.ts";
+import { holdToo, park, Suspended } from "./_suspend.ts";
+
+function isParked(h: Handled): boolean {
+  return h.outcome.status === "settled" && h.outcome.reason === "suspended";
+}
 
 /** Between the prompts of one batch: a line of its own, so each event reads as it would alone. */
 export const BATCH_SEPARATOR = "\n\n---\n\n";
@@ -92,7 +97,13 @@ export async function deliverBatch(all: Pending[], landed: string[] = []): Promi
     // a dead harness is launched again — on the first prompt; the rest go into the new harness
     // as a batch of their own
     const [first, ...rest] = batch;
-    first.resolve(await relaunch(first, hosted));
+    const relaunched = await relaunch(first, hosted);
+    first.resolve(relaunched);
+    if (isParked(relaunched)) {
+      // the relaunch parked (its session_spawn hook broke): the rest are held behind it
+      for (const p of rest) p.resolve(await holdToo(p.turn, p.event));
+      return [];
+    }
     return rest.length > 0 ? await deliverBatch(rest) : [];
   }
   return batch.map((pending) => ({ pending, hosted, batch: batch.length }));
@@ -114,6 +125,7 @@ async function relaunch(p: Pending, hosted: HostedSession): Promise<Handled> {
     const refused = await respawn(p.turn, hosted, p.prompt);
     if (refused) return refused;
   } catch (err) {
+    if (err instanceof Suspended) return await park(p.turn, err);
     return { outcome: p.turn.failed("deliver", err) };
   } finally {
     release();

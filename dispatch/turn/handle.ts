@@ -35,15 +35,30 @@ import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
 import { isPhaseLabel, loopFact, onGateComment } from "./_loop.ts";
 import { onAnswer } from "./_ask.ts";
+import { park, Suspended, whileSuspended } from "./_suspend.ts";
 
-/** Decides and does the turn's event. */
+/**
+ * Decides and does the turn's event. A turn whose hooks parked (`Suspended`) is parked
+ * (`_suspend.ts`); while its item is suspended, a later event is held.
+ */
 export async function handle(turn: Turn): Promise<Answer> {
+  try {
+    return await decide(turn);
+  } catch (err) {
+    if (err instanceof Suspended) return await park(turn, err);
+    throw err;
+  }
+}
+
+async function decide(turn: Turn): Promise<Answer> {
   const { deps, event } = turn;
   // a delivery of this id still gathering or under way first (its note comes once it went in),
   // then one read of the session's record: the duplicate check and the live session
   if (deps.deliveries.has(turn.ref, event.deliveryId)) return turn.settled("duplicate-delivery");
   const { duplicate, inFlight, live } = await deps.sessions.lookup(turn.ref, event.deliveryId);
   if (duplicate) return turn.settled("duplicate-delivery");
+  const held = await whileSuspended(turn);
+  if (held) return held;
   // marked in flight and never noted delivered: delivered again, flagged as a possible repeat
   if (inFlight) turn.repeat = true;
   switch (event.kind) {

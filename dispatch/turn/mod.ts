@@ -7,7 +7,7 @@
  *
  * Read bottom-up: `turn.ts` (the context; imports no step) < `_policy.ts`, `_call_sites.ts`,
  * `_render.ts`, `comments.ts`, `reactions.ts` < `_spawn.ts` < `_control.ts`, `_closure.ts`,
- * `batch.ts`, `deliver.ts` < `handle.ts`.
+ * `batch.ts`, `deliver.ts` < `handle.ts`; `_suspend.ts` (parked operations) beside `comments.ts`.
  *
  * @module
  */
@@ -18,3 +18,11 @@ export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_LINE } from "./deliver.
 export { react, reactionTarget } from "./reactions.ts";
 export { announcementText } from "./comments.ts";
 export { act, verbEvent } from "./verbs.ts";
+export {
+  discardedEvents,
+  type Replay,
+  replayed,
+  replaysOf,
+  resumedRecords,
+  resumeSuspension,
+} from "./_suspend.ts";

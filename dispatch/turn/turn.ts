@@ -22,6 +22,19 @@ import type {
   SettledReason,
 } from "../types.ts";
 import { type Lane, type Slots, withDeadline } from "../../async/mod.ts";
+import type { PointName } from "../../lifecycle/sdk/mod.ts";
+import type {
+  AskedPoint,
+  SuspensionRecord,
+  SuspensionStore,
+} from "../suspensions/mod.ts";
+
+/** What a replayed turn carries (`Replay` of `_suspend.ts`, typed here by what the turn reads). */
+export interface TurnReplay {
+  id: string;
+  asked: AskedPoint[];
+  resume?: { point: PointName; hook: string; rerun: boolean; context: Record<string, unknown> };
+}
 
 /** The options, defaults filled. */
 export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "startMarks"> {
@@ -37,6 +50,12 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   reactions: Lane;
   /** Relaunches of a harness found dead at delivery: at most `maxConcurrentDispatches` at once. */
   launches: Slots;
+  /** The parked operations (`<state.root>/suspended`); absent: a failing hook never parks. */
+  suspensions?: SuspensionStore;
+  /** Hands a resumed record's held deliveries back to the dispatcher, in order. */
+  replay: (record: SuspensionRecord) => void;
+  /** Whether this process queued `id`'s held deliveries already. */
+  replaying: (id: string) => boolean;
 }
 
 /** The reactions a turn gives: on pickup, then done or failed. */
@@ -106,14 +125,43 @@ export class Turn {
    * have pasted it already, so its prompt says it may repeat (`REPEAT_LINE` of `deliver.ts`).
    */
   repeat = false;
+  /** The points this turn asked, with what they answered (kept with the turn if it parks). */
+  readonly asked: AskedPoint[] = [];
+  /** Set on a held delivery handed back after its item's suspension was resumed. */
+  readonly replay?: TurnReplay;
+  #replayAt = 0;
+  #resumed = false;
   #picked = false;
   #reactions: Promise<void> = Promise.resolve();
 
-  constructor(deps: Deps, event: RoutedEvent, signal?: AbortSignal) {
+  constructor(deps: Deps, event: RoutedEvent, signal?: AbortSignal, replay?: TurnReplay) {
     this.deps = deps;
     this.event = event;
     this.signal = signal;
     this.config = deps.config();
+    if (replay) this.replay = replay;
+  }
+
+  /**
+   * A replayed turn's next point, when it is `point`: what it answered before the park (it is
+   * not asked again). Undefined once the replay's points are used up or the turn took another way.
+   */
+  replayedAsk(point: PointName): Record<string, unknown> | undefined {
+    const next = this.replay?.asked[this.#replayAt];
+    if (!next || next.point !== point) {
+      if (this.replay) this.#replayAt = this.replay.asked.length; // diverged: ask afresh
+      return undefined;
+    }
+    this.#replayAt++;
+    return next.context;
+  }
+
+  /** The parked point's resume (once), when this turn reaches `point`. */
+  resumeAt(point: PointName): TurnReplay["resume"] | undefined {
+    const r = this.replay?.resume;
+    if (!r || this.#resumed || r.point !== point) return undefined;
+    this.#resumed = true;
+    return r;
   }
 
   get ref(): string {

@@ -9,6 +9,7 @@ import type { RoutedEvent, VerbRequest, VerbResult, Via } from "../types.ts";
 import type { Turn } from "./turn.ts";
 import { claim, resumedLoop } from "./_loop.ts";
 import { askQuestion, reply } from "./_ask.ts";
+import { resumeSuspension } from "./_suspend.ts";
 
 /** The turn's event for a verb: no payload, no subject; `verb-<uuid>` its delivery id. */
 export function verbEvent(
@@ -49,6 +50,16 @@ export async function act(turn: Turn, req: VerbRequest): Promise<VerbResult> {
  * back). Nothing to tell is a no-op, exit 0, saying why.
  */
 async function retell(turn: Turn): Promise<VerbResult> {
+  // `hooks resume` marked the item's suspension resumed: its held deliveries go now
+  const suspended = await turn.deps.suspensions?.ofItem(turn.ref).catch(() => undefined);
+  if (suspended?.resumed) {
+    await resumeSuspension(turn, suspended, { by: suspended.resumed.by });
+    const n = suspended.held.length;
+    return {
+      exit: 0,
+      message: `${suspended.id} resumed: ${n} held ${n === 1 ? "delivery follows" : "deliveries follow"}`,
+    };
+  }
   let live;
   try {
     live = await turn.deps.sessions.live(turn.ref);

@@ -1,0 +1,17 @@
+/**
+ * The parked operations' face: the records of `<state.root>/suspended/` ({@linkcode
+ * SuspensionStore}), read by the dispatcher that parks and resumes them and by `the-loop hooks
+ * suspended` / `hooks resume` / `sessions stop`.
+ *
+ * @module
+ */
+export {
+  type AskedPoint,
+  type HeldDelivery,
+  slugOfId,
+  type SuspensionMode,
+  type SuspensionRecord,
+  SuspensionStore,
+  type SuspensionStoreOptions,
+  suspensionsDir,
+} from "./store.ts";
