@@ -14,6 +14,7 @@ const NO_DEFAULT: Record<string, string> = {
   "hooks[].on": "depends on the hook's kind",
   "hooks[].timeoutSeconds": "depends on the hook's kind",
   "hooks[].tokenEnv": "no token unless named",
+  "hooks[].suspendTimeoutMinutes": "a parked operation is escalated only when a timeout is set",
   "webhooks.ghWebhook.routing.agentToken": "the agent gets no token unless one is named",
   "state.root": "computed from where the file is (x-default-doc words it for the docs)",
 };

@@ -33,7 +33,16 @@ export interface HookEntry {
   with?: Record<string, unknown>;
   permissions?: Grants;
   on?: string[];
+  /** `true` is `onError: block`; not together with `onError`. */
   required?: boolean;
+  /** What the hook's failure does at a point that can refuse (default `warn`). */
+  onError?: "warn" | "block" | "suspend";
+  /** With `onError: suspend`: how the parked operation goes on (default `wait_for_resume`). */
+  suspendMode?: "wait_for_resume" | "retry_backoff" | "wait_then_retry";
+  /** With `suspendMode: retry_backoff`: the waits before each retry, in ms (default 100, 200, 400). */
+  retryBackoffMs?: number[];
+  /** With `onError: suspend`: minutes after which a parked operation is escalated. */
+  suspendTimeoutMinutes?: number;
   timeoutSeconds?: number;
   isolation?: "worker" | "process";
   maxMemoryMb?: number;

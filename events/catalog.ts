@@ -33,6 +33,7 @@ export const COMMON_FIELDS: Record<string, string> = {
 
 const POINT = "string — the lifecycle point, e.g. work_item_start";
 const HOOK = "string — the hook's declared name";
+const SUSPENSION_ID = "string — the suspension's id, as `the-loop hooks suspended` lists it";
 const WORK_ITEM = "string | null — the work item's ref, e.g. github:owner/repo#12 (null when none)";
 
 /** Every event type the-loop emits. Add an entry here before emitting a new type. */
@@ -157,6 +158,79 @@ export const EVENT_TYPES: Record<string, EventType> = {
         "string — cool-down (the probe after the cool-down worked) | reset (`the-loop hooks reset` re-armed it and the probe worked) | reload (the hooks were configured again, with fresh executors)",
       opened_at: "string — UTC ISO-8601 time it had opened",
       skipped: "number — calls skipped while it was open (in this process)",
+    },
+  },
+  "hooks.retrying": {
+    description:
+      "A hook declared onError: suspend with suspendMode: retry_backoff failed (or was skipped, its circuit open), so it is called again after wait_ms; the first answer that is not a failure wins, and when every retry fails the operation is suspended.",
+    level: "warning",
+    fields: {
+      hook: HOOK,
+      point: POINT,
+      work_item: WORK_ITEM,
+      attempt: "number — the attempt that failed, 1-based",
+      wait_ms: "number — how long it waits before the next one, in milliseconds",
+      error: "string — why that attempt failed (scrubbed of secret values)",
+    },
+  },
+  "hooks.suspended": {
+    description:
+      "A hook declared onError: suspend failed at a point that can refuse, so the operation is parked (its record written) until it is resumed; nothing after that hook runs meanwhile.",
+    level: "warning",
+    fields: {
+      work_item: WORK_ITEM,
+      id: SUSPENSION_ID,
+      point: POINT,
+      hook: HOOK,
+      mode:
+        "string — wait_for_resume (resumed, it goes on without calling the hook again) | wait_then_retry (resumed, the hook is called once more and its answer is final)",
+      declared:
+        "string — the suspendMode asked for: wait_for_resume | retry_backoff (its retries ran out) | wait_then_retry",
+      error: "string — the hook's last failure, its first line (scrubbed of secret values)",
+      attempts: "number — calls made before parking (1 + retries)",
+      held: "number — deliveries held for the work item while it is parked",
+    },
+  },
+  "hooks.suspension_escalated": {
+    description:
+      "A parked operation outlived its hook's suspendTimeoutMinutes: it is escalated (a notification), never resumed on its own.",
+    level: "error",
+    fields: {
+      work_item: WORK_ITEM,
+      id: SUSPENSION_ID,
+      point: POINT,
+      hook: HOOK,
+      since: "string — UTC ISO-8601 time it was parked",
+      minutes: "number — the suspendTimeoutMinutes it outlived",
+    },
+  },
+  "hooks.resumed": {
+    description:
+      "A parked operation was resumed: it goes on from the hook that parked it, and the deliveries held meanwhile are let through.",
+    level: "info",
+    fields: {
+      work_item: WORK_ITEM,
+      id: SUSPENSION_ID,
+      point: POINT,
+      hook: HOOK,
+      mode:
+        "string — wait_for_resume (the hook is not called again) | wait_then_retry (the hook is called once more; its failure refuses)",
+      by: "string — who resumed it: a GitHub login, or cli",
+      held: "number — held deliveries let through",
+    },
+  },
+  "hooks.suspension_discarded": {
+    description:
+      "A parked operation was dropped without resuming (the work item was stopped, or closed): one record per held delivery discarded, and one for the suspension itself with held_delivery_id null.",
+    level: "info",
+    fields: {
+      work_item: WORK_ITEM,
+      id: SUSPENSION_ID,
+      point: POINT,
+      hook: HOOK,
+      reason: "string — stop (a stop command) | close (the issue or pull request was closed)",
+      held_delivery_id:
+        "string | null — the discarded delivery's id; null for the suspension record",
     },
   },
   "github.rate_limited": {

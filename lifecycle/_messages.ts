@@ -563,8 +563,13 @@ export function requiredFailed(hook: string, error: string): string {
 
 /** The reason a required hook's skipped call refuses the operation with. */
 export function requiredUnavailable(hook: string, failures: number, retryAt?: string): string {
+  return `required ${unavailable(hook, failures, retryAt)}`;
+}
+
+/** Why a hook was not called: its circuit is open (a suspend hook's failure says so). */
+export function unavailable(hook: string, failures: number, retryAt?: string): string {
   const retry = retryAt !== undefined ? ` until ${retryAt}` : "";
-  return `required ${named(hook)} is unavailable: its circuit is open after ${failures} ` +
+  return `${named(hook)} is unavailable: its circuit is open after ${failures} ` +
     `failure${failures === 1 ? "" : "s"} in a row, so its calls are skipped${retry}`;
 }
 
@@ -584,6 +589,19 @@ export const warn = {
   skippedRequired: (hook: string, point: PointName) =>
     `${named(hook)} at ${point} was not called: its circuit is open; it is required, so the ` +
     `operation is refused`,
+  retrying: (hook: string, point: PointName, attempt: number, ms: number) =>
+    `${named(hook)} at ${point} failed (attempt ${attempt}); it is onError: suspend with ` +
+    `retry_backoff, so it is called again in ${ms} ms`,
+  suspended: (hook: string, point: PointName, mode: string, attempts: number) =>
+    `${named(hook)} at ${point} failed${
+      attempts > 1 ? ` ${attempts} times` : ""
+    }; it is onError: suspend, so the operation is suspended (${mode}) until it is resumed`,
+  rerunRefuses: (hook: string, point: PointName) =>
+    `${named(hook)} at ${point} failed again when called after the resume, so the operation ` +
+    `is refused`,
+  resumeMissing: (hook: string, point: PointName) =>
+    `hooks: resuming ${point} after ${named(hook)}, which is no longer in the chain (a reload ` +
+    `removed it); every hook at ${point} runs`,
   overturnBlocked: (hook: string, point: PointName) =>
     `${named(hook)} at ${point} tried to overturn an earlier hook's refusal; the refusal stands`,
 };

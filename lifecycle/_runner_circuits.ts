@@ -10,7 +10,7 @@ import type { Entry } from "./declaration/mod.ts";
 import type { PointName } from "./sdk/points.ts";
 import type { Outcome } from "./_runner_call.ts";
 import { reportCircuit } from "./_runner_events.ts";
-import { circuit, requiredUnavailable } from "./_messages.ts";
+import { circuit, requiredUnavailable, unavailable } from "./_messages.ts";
 import { messageOf } from "../errors.ts";
 import {
   type Admission,
@@ -78,11 +78,14 @@ export class Circuits {
     return breaker.admit(now);
   }
 
-  /** The reason a required hook's skipped call refuses the operation with (posted on the ticket). */
+  /**
+   * Why a skipped call did not answer: for a required hook, the reason its operation is refused
+   * with (posted on the ticket); for another, its failure's text.
+   */
   skipReason(entry: Entry): string {
     const s = this.#breakers.get(entry.name)!.status();
     const retryAt = s.retryAt !== undefined ? iso(s.retryAt) : undefined;
-    return requiredUnavailable(entry.name, s.failures, retryAt);
+    return (entry.required ? requiredUnavailable : unavailable)(entry.name, s.failures, retryAt);
   }
 
   /**

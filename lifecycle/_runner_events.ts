@@ -1,6 +1,7 @@
 /**
  * The trail one hook call leaves: `hooks.timed_out`, `hooks.failed`, `hooks.decided`,
- * `hooks.refused` as they apply, then always `hooks.ran`. Its free text (errors, reasons, a
+ * `hooks.refused` as they apply, then always `hooks.ran`; before a `retry_backoff` hook is
+ * called again, `hooks.retrying`. Its free text (errors, reasons, a
  * command's output) comes scrubbed of secret values in the call's outcome (`_runner_call.ts`).
  *
  * @module
@@ -75,6 +76,32 @@ export function report(sink: EventSink, r: CallReport): void {
     ...(t?.stdout_truncated !== undefined ? { stdout_truncated: t.stdout_truncated } : {}),
     ...(t?.stderr_truncated !== undefined ? { stderr_truncated: t.stderr_truncated } : {}),
   });
+}
+
+/** What {@linkcode reportRetry} needs about one retry. */
+export interface RetryReport {
+  point: PointName;
+  entry: Entry;
+  workItem: string | null;
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  /** The wait before the next one, in ms. */
+  ms: number;
+  /** Why it failed (scrubbed). */
+  error: string;
+}
+
+/** Emits `hooks.retrying`: a suspend hook with retry_backoff failed and is called again. */
+export function reportRetry(sink: EventSink, r: RetryReport): void {
+  const emit = emitter(sink);
+  emit("hooks.retrying", {
+    hook: r.entry.name,
+    point: r.point,
+    work_item: r.workItem,
+    attempt: r.attempt,
+    wait_ms: r.ms,
+    error: r.error,
+  }, "warning");
 }
 
 /** What {@linkcode reportCircuit} needs about a circuit's change. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CallOptions, CallResult, Executor, ExecutorKind } from "./executor.ts";
-import type { Entry } from "./declaration/mod.ts";
+import type { Entry, OnError, SuspendMode } from "./declaration/mod.ts";
 import type { PointName } from "./sdk/points.ts";
 import { makeContext } from "./sdk/contract.ts";
 
@@ -43,14 +43,27 @@ export function fakeExecutor(
 /** A declared entry of `kind` (a command by default), without touching a file. */
 export function entryOf(
   name: string,
-  opts: { kind?: ExecutorKind; required?: boolean; enabled?: boolean; timeoutSeconds?: number } =
-    {},
+  opts: {
+    kind?: ExecutorKind;
+    required?: boolean;
+    enabled?: boolean;
+    timeoutSeconds?: number;
+    onError?: OnError;
+    suspendMode?: SuspendMode;
+    retryBackoffMs?: number[];
+  } = {},
 ): Entry {
+  const onError = opts.onError ?? (opts.required ? "block" : "warn");
   const common = {
     name,
     target: name,
     timeoutSeconds: opts.timeoutSeconds ?? 5,
-    required: opts.required ?? false,
+    onError,
+    required: onError === "block",
+    ...(onError === "suspend" ? { suspendMode: opts.suspendMode ?? "wait_for_resume" } : {}),
+    ...(opts.suspendMode === "retry_backoff"
+      ? { retryBackoffMs: opts.retryBackoffMs ?? [100, 200, 400] }
+      : {}),
     enabled: opts.enabled ?? true,
     index: 0,
   };

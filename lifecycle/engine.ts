@@ -24,7 +24,7 @@ import type { ContextOf } from "./sdk/contract.ts";
 import { parseDeclaration } from "./declaration/mod.ts";
 import { loadExecutors } from "./loader.ts";
 import type { PointName } from "./sdk/points.ts";
-import { Runner } from "./runner.ts";
+import { Runner, type RunOptions } from "./runner.ts";
 import { FileCircuitStore } from "./circuit_store.ts";
 import { secretsOf } from "./secrets.ts";
 import { engine as says } from "./_messages.ts";
@@ -140,11 +140,18 @@ export function handles(point: PointName): boolean {
   }
 }
 
-/** Runs `point`'s hooks over `ctx`; returns `ctx` itself. Never throws. */
-export async function run<P extends PointName>(point: P, ctx: ContextOf<P>): Promise<ContextOf<P>> {
+/**
+ * Runs `point`'s hooks over `ctx`; returns `ctx` itself. Never throws. `opts.resume` goes on
+ * with a chain a suspension stopped (`suspensionOf(ctx)` says when one did).
+ */
+export async function run<P extends PointName>(
+  point: P,
+  ctx: ContextOf<P>,
+  opts?: RunOptions,
+): Promise<ContextOf<P>> {
   try {
     if (!current && lazy) await (pending ??= loadLazily(lazy));
-    return current ? await current.run(point, ctx) : ctx;
+    return current ? await current.run(point, ctx, opts) : ctx;
   } catch (err) {
     console.error(says.unexpected(point, messageOf(err)));
     return ctx;

@@ -3,7 +3,7 @@ import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import { ProblemsError } from "../errors.ts";
 import { MemorySink } from "../events/mod.ts";
 import * as engine from "./engine.ts";
-import { Runner } from "./runner.ts";
+import { Runner, suspensionOf } from "./runner.ts";
 import { entryOf, fakeExecutor, startCtx } from "./_test_utils.ts";
 
 /** A real cli-config.yaml (plus executable scripts) in a temp dir, loaded by the real loader. */
@@ -247,4 +247,30 @@ Deno.test("handles: false only when the runner is known and no enabled hook hand
   await engine.configureLazily(() => Promise.resolve(new Runner({ entries: [], sink })), { sink });
   assert.equal(engine.handles("input_received"), true, "a lazy load not yet run may handle it");
   await engine.reset();
+});
+
+Deno.test("a real config's suspend hook parks through run(); run(…, {resume}) goes on past it", async () => {
+  const loaded = await configWith(
+    'hooks:\n  - name: gate\n    command: ["./hooks/fail.sh"]\n    onError: suspend\n' +
+      '  - name: roster\n    command: ["./hooks/refuse.sh"]\n',
+    { "fail.sh": "#!/bin/sh\ncat >/dev/null\necho 'gate down' >&2\nexit 1\n", "refuse.sh": REFUSE },
+  );
+  const s = setup();
+  await engine.configureFromConfig(loaded, { strict: true, sink: s.sink, warn: s.warn, env });
+  try {
+    const parked = await engine.run("work_item_start", startCtx());
+    assert.deepEqual(
+      [suspensionOf(parked)?.hook, suspensionOf(parked)?.mode, parked.proceed],
+      ["gate", "wait_for_resume", true],
+      "parked at gate; roster (which would refuse) not called",
+    );
+    const resumed = await engine.run("work_item_start", startCtx(), {
+      resume: { hook: "gate", rerun: false },
+    });
+    assert.equal(suspensionOf(resumed), undefined);
+    assert.deepEqual([resumed.proceed, resumed.reason], [false, "not on the roster"]);
+    assert.deepEqual(s.sink.ofType("hooks.ran").map((r) => r.hook), ["gate", "roster"]);
+  } finally {
+    await engine.reset();
+  }
 });

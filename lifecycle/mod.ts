@@ -8,6 +8,8 @@
  * - The {@linkcode Runner}: a chain of hooks, every call wrapped, timed and attributed.
  * - Reading a declaration ({@linkcode parseDeclaration}) and loading its executors
  *   ({@linkcode loadExecutors}); each kind's executor for tools that load one hook alone.
+ * - Parked operations: {@linkcode suspensionOf} says a suspend hook's failure stopped a chain;
+ *   `run(point, ctx, { resume })` goes on with it.
  * - Circuits ({@linkcode FileCircuitStore}) and secrets ({@linkcode secretsOf}).
  * - Hook failures: {@linkcode HookError} and its classes carry `hook`, `point`, `kind` and a
  *   {@linkcode HookErrorCode}; their messages are all written in one place (`_messages.ts`).
@@ -30,7 +32,14 @@ export {
   reset,
   run,
 } from "./engine.ts";
-export { refuserOf, Runner, type RunnerEntry, type RunnerOptions } from "./runner.ts";
+export {
+  refuserOf,
+  Runner,
+  type RunnerEntry,
+  type RunnerOptions,
+  type RunOptions,
+} from "./runner.ts";
+export { type ResumeFrom, type SuspendMode, type Suspension, suspensionOf } from "./suspension.ts";
 export {
   entryProblem,
   type LoadedExecutors,
@@ -59,10 +68,12 @@ export { misspeltHintFor, misspeltNotes, misspeltPoints, noPointProblem } from "
 export {
   type CommandEntry,
   type Declaration,
+  DEFAULT_RETRY_BACKOFF_MS,
   describeDeclaration,
   type Entry,
   MAX_TIMEOUT_SECONDS,
   type ModuleEntry,
+  type OnError,
   parseDeclaration,
   type ParseDeclarationOptions,
   type RemoteEntry,

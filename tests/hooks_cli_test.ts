@@ -30,6 +30,10 @@ const CONFIG = `hooks:
     command: [./hooks/audit.sh, --strict]
     env: [AUDIT_DIR]
     timeoutSeconds: 2
+    onError: suspend
+    suspendMode: retry_backoff
+    retryBackoffMs: [50, 250]
+    suspendTimeoutMinutes: 30
   - name: old
     command: [./hooks/old.sh]
     enabled: false
@@ -50,6 +54,15 @@ Deno.test("hooks: lists every entry in text and json, never a secret value", asy
     /compliance \(remote\)\n {2}url +https:\/\/hooks\.acme\.example\/the-loop\?…/,
   );
   assert.match(text.stdout, /required +yes/);
+  assert.match(
+    text.stdout,
+    /required +yes: its failure refuses the operation\n {2}policy +block\n/,
+  );
+  assert.match(text.stdout, /\ntagger[^]*?policy +warn\n/);
+  assert.match(
+    text.stdout,
+    /policy +suspend \(retry_backoff; retries after 50, 250 ms; escalated after 30 min\)\n/,
+  );
   assert.match(text.stdout, /token +from \$ACME_TOKEN\n {2}headers +X-Team\n/);
   assert.match(text.stdout, /audit \(command\)\n {2}command +\S+\/hooks\/audit\.sh --strict/);
   assert.match(text.stdout, /timeout +2s/);
@@ -81,6 +94,17 @@ Deno.test("hooks: lists every entry in text and json, never a secret value", asy
     false,
   ]);
   assert.deepEqual([compliance.required, compliance.line, compliance.col], [true, 7, 5]);
+  assert.equal(compliance.onError, "block");
+  assert.deepEqual([tagger.onError, tagger.required, "suspendMode" in tagger], [
+    "warn",
+    false,
+    false,
+  ]);
+  assert.deepEqual(
+    [audit.onError, audit.required, audit.suspendMode, audit.retryBackoffMs],
+    ["suspend", false, "retry_backoff", [50, 250]],
+  );
+  assert.equal(audit.suspendTimeoutMinutes, 30);
   assert.deepEqual([audit.argv.slice(1), audit.env, audit.timeoutSeconds], [
     ["--strict"],
     ["AUDIT_DIR"],

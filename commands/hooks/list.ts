@@ -1,7 +1,8 @@
 /**
  * `the-loop hooks [--format text|json]`: the `hooks:` declaration, read strictly (nothing is
- * imported, contacted or run). Prints each entry's kind, target, points, flags and budget;
- * never a token or header value (the listing is `describeDeclaration`'s, made for this). Also
+ * imported, contacted or run). Prints each entry's kind, target, points, failure policy, flags
+ * and budget; never a token or header value (the listing is `describeDeclaration`'s, made for
+ * this). Also
  * each hook's circuit as the daemons recorded it under `state.root` (`_circuits.ts`): a
  * one-shot command cannot see a daemon's memory, so a daemon writes an open circuit there.
  *
@@ -83,6 +84,21 @@ function jsonEntry(h: DescribedEntry): Record<string, unknown> {
   );
 }
 
+/**
+ * What the hook's failure does: `warn`, `block`, or `suspend (mode)` with its retries' waits
+ * and its escalation when set.
+ */
+function policyText(h: DescribedEntry): string {
+  if (h.onError !== "suspend") return h.onError;
+  const extra = [
+    ...(h.retryBackoffMs ? [`retries after ${h.retryBackoffMs.join(", ")} ms`] : []),
+    ...(h.suspendTimeoutMinutes !== undefined
+      ? [`escalated after ${h.suspendTimeoutMinutes} min`]
+      : []),
+  ];
+  return `suspend (${[h.suspendMode, ...extra].join("; ")})`;
+}
+
 function listed(v: unknown): string {
   return Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v);
 }
@@ -102,6 +118,7 @@ function details(h: DescribedEntry, baseDir: string): [string, string][] {
   const dflt = h.kind === "module" ? "the points it implements" : "every point";
   rows.push(["on", h.on === "default" ? `default (${dflt})` : h.on.join(", ")]);
   rows.push(["required", h.required ? "yes: its failure refuses the operation" : "no"]);
+  rows.push(["policy", policyText(h)]);
   rows.push(["enabled", h.enabled ? "yes" : "no"]);
   rows.push(["timeout", `${h.timeoutSeconds}s`]);
   if (h.kind === "module") {

@@ -7,7 +7,13 @@
  * @module
  */
 import { looksLikeToken, maskProblem, tokenNotName } from "../../config/secrets.ts";
-import { formatKeyPath, type KeyPath, type Position, showValue } from "../../config/mod.ts";
+import {
+  didYouMean,
+  formatKeyPath,
+  type KeyPath,
+  type Position,
+  showValue,
+} from "../../config/mod.ts";
 import type { Problem } from "../../errors.ts";
 
 /** Finds a key path's line and column in the config file, when it is there. */
@@ -83,6 +89,24 @@ export class EntryCheck {
     if (typeof v === "boolean") return v;
     this.err([key], `must be true or false (got ${show(v)})`);
     return dflt;
+  }
+
+  /**
+   * A key whose value is one of `values`: the value, or undefined when absent or another (the
+   * problem names the values, and the nearest one when it looks misspelt).
+   */
+  choice<T extends string>(key: string, values: readonly T[]): T | undefined {
+    const v = this.raw[key];
+    if (v === undefined) return undefined;
+    if (typeof v === "string" && (values as readonly string[]).includes(v)) return v as T;
+    const guess = typeof v === "string" ? didYouMean(v, [...values]) : undefined;
+    this.err(
+      [key],
+      `must be one of ${values.join(", ")} (got ${show(v)}${
+        guess ? `; did you mean "${guess}"?` : ""
+      })`,
+    );
+    return undefined;
   }
 
   /**

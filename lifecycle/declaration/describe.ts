@@ -19,7 +19,16 @@ export interface DescribedEntry {
   target: string;
   /** The declared points, or `"default"` (a module: the methods it defines; others: every point). */
   on: string[] | "default";
+  /** `onError === "block"`, kept for the listings that read it. */
   required: boolean;
+  /** What its failure does: warn, block or suspend. */
+  onError: Entry["onError"];
+  /** With suspend: how the park ends. */
+  suspendMode?: Entry["suspendMode"];
+  /** With retry_backoff: the waits before each retry, in ms. */
+  retryBackoffMs?: number[];
+  /** With suspend, when set: minutes before a park is escalated. */
+  suspendTimeoutMinutes?: number;
   enabled: boolean;
   timeoutSeconds: number;
   line?: number;
@@ -36,6 +45,12 @@ export function describeDeclaration(decl: Declaration): DescribedEntry[] {
       target: e.target,
       on: e.on ? [...e.on] : "default",
       required: e.required,
+      onError: e.onError,
+      ...(e.suspendMode !== undefined ? { suspendMode: e.suspendMode } : {}),
+      ...(e.retryBackoffMs !== undefined ? { retryBackoffMs: [...e.retryBackoffMs] } : {}),
+      ...(e.suspendTimeoutMinutes !== undefined
+        ? { suspendTimeoutMinutes: e.suspendTimeoutMinutes }
+        : {}),
       enabled: e.enabled,
       timeoutSeconds: e.timeoutSeconds,
       ...(e.line !== undefined ? { line: e.line, col: e.col } : {}),

@@ -16,6 +16,15 @@ import type { ExecutorKind } from "../executor.ts";
  */
 export type { Grants };
 
+/** What a hook's failure does: a warning, a refusal, or a parked operation. */
+export type OnError = "warn" | "block" | "suspend";
+
+/** How an operation parked by a `suspend` hook's failure goes on. */
+export type SuspendMode = "wait_for_resume" | "retry_backoff" | "wait_then_retry";
+
+/** The waits before each retry of `retry_backoff`, in milliseconds, when none are given. */
+export const DEFAULT_RETRY_BACKOFF_MS: readonly number[] = [100, 200, 400];
+
 /** What every entry has. */
 export interface EntryBase {
   name: string;
@@ -26,8 +35,20 @@ export interface EntryBase {
   timeoutSeconds: number;
   /** The points it is called at; undefined: the executor's default (a module: its methods). */
   on?: PointName[];
-  /** Its failure at a point with a `proceed` decision refuses the operation. */
+  /**
+   * What its failure at a point with a `proceed` decision does: `warn` (the chain goes on),
+   * `block` (the operation is refused) or `suspend` (the operation parks); elsewhere a failure
+   * is only a warning. `required: true` in the config is `block`.
+   */
+  onError: OnError;
+  /** `onError === "block"`: its failure at a point with a `proceed` decision refuses it. */
   required: boolean;
+  /** With `onError: suspend` only: how the park ends (default `wait_for_resume`). */
+  suspendMode?: SuspendMode;
+  /** With `suspendMode: retry_backoff` only: the waits before each retry, in ms. */
+  retryBackoffMs?: number[];
+  /** With `onError: suspend` only: minutes after which a park is escalated (a notification). */
+  suspendTimeoutMinutes?: number;
   enabled: boolean;
   /** Its index in `hooks:`. */
   index: number;

@@ -13,6 +13,7 @@ import { plural, ProblemsError, problemsSummary } from "../../errors.ts";
 import { POINT_NAMES, type PointName } from "../sdk/points.ts";
 import type { ExecutorKind } from "../executor.ts";
 import { Collector, EntryCheck, type Locate, show } from "./_check.ts";
+import { policyFields } from "./_policy.ts";
 import { commandFields, moduleFields, remoteFields, type Resolve } from "./_kinds.ts";
 import type { Declaration, Entry, EntryBase } from "./entry.ts";
 
@@ -23,8 +24,11 @@ export type {
   EntryBase,
   Grants,
   ModuleEntry,
+  OnError,
   RemoteEntry,
+  SuspendMode,
 } from "./entry.ts";
+export { DEFAULT_RETRY_BACKOFF_MS } from "./entry.ts";
 
 /** Options for {@linkcode parseDeclaration}. */
 export interface ParseDeclarationOptions {
@@ -40,7 +44,20 @@ export interface ParseDeclarationOptions {
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 const KIND_KEYS = { path: "module", url: "remote", command: "command" } as const;
-const COMMON = ["name", "path", "url", "command", "timeoutSeconds", "on", "required", "enabled"];
+const COMMON = [
+  "name",
+  "path",
+  "url",
+  "command",
+  "timeoutSeconds",
+  "on",
+  "required",
+  "onError",
+  "suspendMode",
+  "retryBackoffMs",
+  "suspendTimeoutMinutes",
+  "enabled",
+];
 const ONLY: Record<ExecutorKind, string[]> = {
   module: ["executor", "with", "permissions", "isolation", "maxMemoryMb"],
   remote: ["tokenEnv", "headers"],
@@ -106,7 +123,7 @@ function parseEntry(c: Collector, raw: unknown, index: number, scope: EntryScope
       max: MAX_TIMEOUT_SECONDS,
       unit: "seconds",
     }),
-    required: e.bool("required", false),
+    ...policyFields(e),
     enabled: e.bool("enabled", true),
     ...(on ? { on } : {}),
     ...(c.where(at) ?? {}),
