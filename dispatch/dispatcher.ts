@@ -179,14 +179,18 @@ export class SessionDispatcher implements Dispatcher {
     const store = this.#deps.suspensions;
     if (!store || this.#replaying.has(record.id)) return;
     this.#replaying.add(record.id);
+    // the record is rewritten as each replay ends: one rewrite at a time (a gathered batch's
+    // deliveries end together)
+    let leaving = Promise.resolve();
     for (const { event, replay } of replaysOf(record)) {
-      const leave = () =>
-        replayed(store, record.id, event.deliveryId).catch((err) =>
+      const leave = () => {
+        leaving = leaving.then(() => replayed(store, record.id, event.deliveryId)).catch((err) =>
           this.#deps.events.emit("dispatch.registry_failed", {
             work_item: record.workItem,
             error: messageOf(err),
           }, { level: "warning" })
         );
+      };
       this.dispatch(event, { replay }).then(leave, leave);
     }
   }

@@ -9,7 +9,8 @@ import { MemorySink } from "../events/mod.ts";
 import { type Entry, refuserOf, Runner, suspensionOf } from "../lifecycle/mod.ts";
 import { entryOf, fakeExecutor } from "../lifecycle/_test_utils.ts";
 import type { PointName } from "../lifecycle/sdk/mod.ts";
-import { closeEvent, comment, setup, type Setup, until } from "./_test_utils.ts";
+import { closeEvent, comment, presence, type Setup, setup } from "./_test_utils.ts";
+import { until } from "../tests/_test_utils.ts";
 import type { SuspensionRecord } from "./suspensions/mod.ts";
 
 const START = "the-loop:start-execution";
@@ -21,12 +22,14 @@ const REF = "github:octo/repo#1";
 function rig(o: {
   point: PointName;
   mode?: "wait_for_resume" | "wait_then_retry";
-  failing: () => boolean;
+  failing: (ref: string) => boolean;
   timeoutMinutes?: number;
 }) {
   const sink = new MemorySink();
-  const flaky = fakeExecutor("flaky", () => {
-    if (o.failing()) throw new Error("the licence server is down");
+  const flaky = fakeExecutor("flaky", (_point, params) => {
+    if (o.failing((params.work_item as { ref: string }).ref)) {
+      throw new Error("the licence server is down");
+    }
     return { answer: null };
   }, { on: [o.point] });
   const after = fakeExecutor("after", () => ({ answer: null }), { on: [o.point] });
@@ -55,13 +58,20 @@ async function record(t: Setup): Promise<SuspensionRecord | undefined> {
 
 /** Waits until the item's suspension file is gone (its replays done). */
 async function replayedAll(t: Setup): Promise<void> {
-  await until(async () => (await record(t)) === undefined, "the replays");
+  await until("the replays", async () => (await record(t)) === undefined, {
+    ms: 10_000,
+    detail: () =>
+      JSON.stringify(t.events.records.map((r) => r.event)) +
+      Deno.readDirSync(t.suspensions!.dir).map((e) =>
+        e.name + Deno.readTextFileSync(t.suspensions!.dir + "/" + e.name)
+      ).toArray().join(" "),
+  });
   await t.dispatcher.idle();
 }
 
 Deno.test("work_item_start parks: record, one comment, events held in order, resume spawns once and delivers them", async () => {
   let failing = true;
-  const r = rig({ point: "work_item_start", failing: () => failing });
+  const r = rig({ point: "work_item_start", failing: (ref) => failing && ref === REF });
   await using t = await setup({ hooks: r.hooks, suspensions: true });
   assert.deepEqual(await t.dispatcher.dispatch(comment(1, START)), {
     status: "settled",
@@ -96,6 +106,9 @@ Deno.test("work_item_start parks: record, one comment, events held in order, res
     "second note",
   ]);
   assert.equal((await t.dispatcher.dispatch(comment(2, START))).status, "delivered");
+  // the poller's presence nudge is not kept (the parked start spawns on resume)
+  assert.deepEqual(await t.dispatcher.dispatch(presence(1)), { status: "settled", reason: "held" });
+  assert.equal((await record(t))!.held.length, 3);
   assert.equal(t.runner.calls.filter((c) => c.ref === "github:octo/repo#2").length, 1);
 
   // resumed by an authorized comment: the start goes on after `flaky` (not run again)
@@ -219,7 +232,7 @@ Deno.test("a record outlives its dispatcher: a new one keeps holding, and replay
   const held = (await u.suspensions!.ofItem(REF))!;
   await u.suspensions!.put({ ...held, resumed: { at: new Date().toISOString(), by: "operator" } });
   assert.equal(await u.dispatcher.recover(), 1);
-  await until(async () => (await u.suspensions!.ofItem(REF)) === undefined, "the replays");
+  await until("the replays", async () => (await u.suspensions!.ofItem(REF)) === undefined, 10_000);
   await u.dispatcher.idle();
   assert.deepEqual(u.runner.calls.map((c) => c.op), ["spawn", "deliver", "deliver"]);
   assert.match(u.runner.calls[1].prompt!, /held note/);
@@ -264,4 +277,19 @@ Deno.test("a refusing suspend hook refuses: a refusal is an answer, not a failur
     reason: "hook-refused",
   });
   assert.equal(await record(t), undefined);
+});
+
+Deno.test("the comment names the hook and its failure, never the hook's local target", async () => {
+  const { publicError } = await import("./turn/mod.ts");
+  assert.equal(
+    publicError(
+      'hook "licence" (/home/op/.the-loop/hooks/gate.py): exited with code 1: down',
+      "licence",
+    ),
+    "exited with code 1: down",
+  );
+  assert.equal(
+    publicError("the licence server is down\n  at x.ts:1", "licence"),
+    "the licence server is down",
+  );
 });

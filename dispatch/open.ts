@@ -18,7 +18,7 @@ import { messageOf, ProblemsError } from "../errors.ts";
 import type { EventSink } from "../events/mod.ts";
 import { handles, redactSecrets, refuserOf, run, suspensionOf } from "../lifecycle/mod.ts";
 import { every } from "../async/mod.ts";
-import { SuspensionStore, suspensionsDir } from "./suspensions/mod.ts";
+import { suspensionsDir, SuspensionStore } from "./suspensions/mod.ts";
 
 /** How often a daemon looks for suspensions past their hook's `suspendTimeoutMinutes`. */
 const ESCALATION_CHECK_MS = 60_000;

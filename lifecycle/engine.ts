@@ -159,6 +159,18 @@ export async function run<P extends PointName>(
 }
 
 /**
+ * `text` with the process runner's secret values scrubbed (the declaration's tokens, header
+ * values and passed-through variables); as it is when no runner is configured. Never throws.
+ */
+export function redactSecrets(text: string): string {
+  try {
+    return current ? current.redact(text) : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
  * Runs a lazy load. Its runner is installed only if nothing changed meanwhile (no `configure`,
  * `reset` or new `configureLazily`); otherwise it is stale and closed, so its workers and
  * processes do not outlive it. A load that installed its runner itself (through

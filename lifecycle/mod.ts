@@ -29,6 +29,7 @@ export {
   configureLazily,
   type ConfigureOptions,
   handles,
+  redactSecrets,
   reset,
   run,
 } from "./engine.ts";

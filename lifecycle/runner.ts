@@ -159,6 +159,11 @@ export class Runner {
     });
   }
 
+  /** `text` with the declaration's secret values scrubbed (as every hook output is). */
+  redact(text: string): string {
+    return this.#redact(text);
+  }
+
   /** Each enabled hook's circuit, in declaration order. */
   circuits(): CircuitStatus[] {
     return this.#circuits.status();

@@ -44,5 +44,7 @@ export function register(program: Command, ctx: CliContext): void {
         `see 'the-loop hooks --help'`,
     );
   });
-  for (const sub of [points, validate, test, init, sdk, resetCircuit, suspended]) sub.register(hooks, ctx);
+  for (const sub of [points, validate, test, init, sdk, resetCircuit, suspended]) {
+    sub.register(hooks, ctx);
+  }
 }

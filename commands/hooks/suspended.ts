@@ -14,7 +14,7 @@
  */
 import type { Command } from "commander";
 import { UsageError } from "../../errors.ts";
-import { type SuspensionRecord, SuspensionStore, suspensionsDir } from "../../dispatch/mod.ts";
+import { type SuspensionRecord, suspensionsDir, SuspensionStore } from "../../dispatch/mod.ts";
 import { visible } from "../../terminal.ts";
 import { type CliContext, println } from "../context.ts";
 import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
@@ -98,7 +98,10 @@ async function listSuspended(ctx: CliContext, flags: ListFlags): Promise<void> {
       ? `escalated at ${r.escalatedAt}`
       : "waiting";
     println(ctx, visible(`${r.id}  ${r.workItem}`));
-    println(ctx, visible(`  ${r.point} · hook ${r.hook} · ${r.mode} · since ${r.since} · ${state}`));
+    println(
+      ctx,
+      visible(`  ${r.point} · hook ${r.hook} · ${r.mode} · since ${r.since} · ${state}`),
+    );
     println(ctx, visible(`  failed: ${r.error}`));
     println(ctx, `  held: ${r.held.length} ${r.held.length === 1 ? "delivery" : "deliveries"}`);
     if (!r.resumed) println(ctx, `  resume: the-loop hooks resume ${r.id}`);

@@ -11,7 +11,7 @@ export {
   slugOfId,
   type SuspensionMode,
   type SuspensionRecord,
+  suspensionsDir,
   SuspensionStore,
   type SuspensionStoreOptions,
-  suspensionsDir,
 } from "./store.ts";

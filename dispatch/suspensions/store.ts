@@ -12,7 +12,10 @@
  * never deleted.
  *
  * Finding an item's record costs one `stat` of the folder while nothing changed: every change
- * is a rename or an unlink, which moves the folder's mtime, and only then is it listed again.
+ * is a rename or an unlink, which moves the folder's mtime, and only then is it listed again
+ * (and after each change this store makes itself: two changes in one clock tick may leave the
+ * mtime as it was). Records are made by the daemon alone; the CLI only marks one resumed (the
+ * same file) or removes one, which a read then finds gone.
  *
  * @module
  */
@@ -223,12 +226,15 @@ export class SuspensionStore {
     await writeFileAtomic(this.pathOf(record.id), JSON.stringify(record, null, 2) + "\n", {
       durable: this.#durable,
     });
+    // listed again at the next look: a folder's mtime may not move for two changes in one tick
+    this.#listed = undefined;
   }
 
   /** Removes `id`'s record; false when it was not there. */
   async remove(id: string): Promise<boolean> {
     try {
       await Deno.remove(this.pathOf(id));
+      this.#listed = undefined;
       return true;
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return false;

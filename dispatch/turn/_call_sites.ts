@@ -20,7 +20,7 @@ import type { PhaseChange } from "../../loops/mod.ts";
 import type { HarnessName } from "../seams.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Turn } from "./turn.ts";
-import { Suspended } from "./_suspend.ts";
+import { Suspended } from "./suspend.ts";
 
 /** A proceed point's answer: whether to go on, and who refused and why. */
 export interface Verdict {

@@ -17,7 +17,7 @@ import { eventPrompt } from "./_render.ts";
 import { respawn } from "./_spawn.ts";
 import { messageOf } from "../../errors.ts";
 import { hostedOf } from "../sessions/mod.ts";
-import { holdToo, park, Suspended } from "./_suspend.ts";
+import { holdToo, park, Suspended } from "./suspend.ts";
 
 function isParked(h: Handled): boolean {
   return h.outcome.status === "settled" && h.outcome.reason === "suspended";

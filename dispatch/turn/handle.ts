@@ -35,11 +35,11 @@ import { armed, spawnPolicy } from "./_policy.ts";
 import { spawnFor } from "./_spawn.ts";
 import { isPhaseLabel, loopFact, onGateComment } from "./_loop.ts";
 import { onAnswer } from "./_ask.ts";
-import { park, Suspended, whileSuspended } from "./_suspend.ts";
+import { park, Suspended, whileSuspended } from "./suspend.ts";
 
 /**
  * Decides and does the turn's event. A turn whose hooks parked (`Suspended`) is parked
- * (`_suspend.ts`); while its item is suspended, a later event is held.
+ * (`suspend.ts`); while its item is suspended, a later event is held.
  */
 export async function handle(turn: Turn): Promise<Answer> {
   try {

@@ -7,7 +7,7 @@
  *
  * Read bottom-up: `turn.ts` (the context; imports no step) < `_policy.ts`, `_call_sites.ts`,
  * `_render.ts`, `comments.ts`, `reactions.ts` < `_spawn.ts` < `_control.ts`, `_closure.ts`,
- * `batch.ts`, `deliver.ts` < `handle.ts`; `_suspend.ts` (parked operations) beside `comments.ts`.
+ * `batch.ts`, `deliver.ts` < `handle.ts`; `suspend.ts` (parked operations) beside `comments.ts`.
  *
  * @module
  */
@@ -20,9 +20,10 @@ export { announcementText } from "./comments.ts";
 export { act, verbEvent } from "./verbs.ts";
 export {
   discardedEvents,
+  publicError,
   type Replay,
   replayed,
   replaysOf,
   resumedRecords,
   resumeSuspension,
-} from "./_suspend.ts";
+} from "./suspend.ts";

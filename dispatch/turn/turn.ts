@@ -23,13 +23,9 @@ import type {
 } from "../types.ts";
 import { type Lane, type Slots, withDeadline } from "../../async/mod.ts";
 import type { PointName } from "../../lifecycle/sdk/mod.ts";
-import type {
-  AskedPoint,
-  SuspensionRecord,
-  SuspensionStore,
-} from "../suspensions/mod.ts";
+import type { AskedPoint, SuspensionRecord, SuspensionStore } from "../suspensions/mod.ts";
 
-/** What a replayed turn carries (`Replay` of `_suspend.ts`, typed here by what the turn reads). */
+/** What a replayed turn carries (`Replay` of `suspend.ts`, typed here by what the turn reads). */
 export interface TurnReplay {
   id: string;
   asked: AskedPoint[];

@@ -9,7 +9,7 @@ import type { RoutedEvent, VerbRequest, VerbResult, Via } from "../types.ts";
 import type { Turn } from "./turn.ts";
 import { claim, resumedLoop } from "./_loop.ts";
 import { askQuestion, reply } from "./_ask.ts";
-import { resumeSuspension } from "./_suspend.ts";
+import { resumeSuspension } from "./suspend.ts";
 
 /** The turn's event for a verb: no payload, no subject; `verb-<uuid>` its delivery id. */
 export function verbEvent(
@@ -57,7 +57,9 @@ async function retell(turn: Turn): Promise<VerbResult> {
     const n = suspended.held.length;
     return {
       exit: 0,
-      message: `${suspended.id} resumed: ${n} held ${n === 1 ? "delivery follows" : "deliveries follow"}`,
+      message: `${suspended.id} resumed: ${n} held ${
+        n === 1 ? "delivery follows" : "deliveries follow"
+      }`,
     };
   }
   let live;

@@ -93,6 +93,19 @@ function heldOf(turn: Turn, event: RoutedEvent, asked?: AskedPoint[]): HeldDeliv
   };
 }
 
+/**
+ * What a hook's failure says, for a comment on the work item: without the engine's
+ * `hook "NAME" (TARGET): ` prefix (the target is a local path, a URL or an argv), its first line.
+ */
+export function publicError(error: string, hook: string): string {
+  const prefix = `hook ${JSON.stringify(hook)}`;
+  let text = error.split("\n")[0];
+  if (text.startsWith(prefix)) {
+    text = text.slice(prefix.length).replace(/^ \([^)]*\)/, "").replace(/^:\s*/, "");
+  }
+  return text.trim() || "it failed";
+}
+
 /** The suspension comment: where, which hook, why, and the two ways on. */
 function suspendedText(r: SuspensionRecord, keyword: string): string {
   const retry = r.mode === "wait_then_retry"
@@ -100,7 +113,7 @@ function suspendedText(r: SuspensionRecord, keyword: string): string {
     : ` On resume, the operation goes on without \`${r.hook}\` (its decisions stay the defaults).`;
   return [
     `⏸️ **the-loop** suspended ${OPERATION[r.point]} (\`${r.point}\`): the hook \`${r.hook}\` ` +
-    `failed: ${r.error}`,
+    `failed: ${publicError(r.error, r.hook)}`,
     `Later events on this item are held, in order, until it goes on.${retry}`,
     `To go on: an authorized person comments \`${keyword}\`, or the operator runs ` +
     `\`the-loop hooks resume ${r.id}\`. A stop keyword (or \`the-loop sessions stop ${r.workItem}\`) ` +
@@ -145,7 +158,9 @@ export async function park(
     await store.put(record);
     if (previous && previous.id !== record.id) await store.remove(previous.id);
   } catch (err) {
-    return { outcome: turn.failed("dispatch", new Error(`writing the suspension: ${messageOf(err)}`)) };
+    return {
+      outcome: turn.failed("dispatch", new Error(`writing the suspension: ${messageOf(err)}`)),
+    };
   }
   // the start is asked again on resume (once per arming), so its mark goes with the park
   if (c.point === "work_item_start") await turn.deps.startMarks.clear(turn.ref).catch(() => {});
@@ -210,6 +225,9 @@ export async function whileSuspended(turn: Turn): Promise<Handled | undefined> {
     return live?.status === "paused" ? undefined : turn.settled("command", true);
   }
   if (record.held.some((h) => h.deliveryId === event.deliveryId)) return turn.settled("held");
+  // the poller's nudge that an armed item has no session says nothing new: the parked operation
+  // is what spawns it on resume, so a nudge (one per cycle) is not kept
+  if (event.kind === "presence") return turn.settled("held");
   return await hold(turn, record, event);
 }
 
@@ -266,7 +284,12 @@ export function discardedEvents(
   record: SuspensionRecord,
   reason: "stop" | "close",
 ): void {
-  const base = { work_item: record.workItem, id: record.id, point: record.point, hook: record.hook };
+  const base = {
+    work_item: record.workItem,
+    id: record.id,
+    point: record.point,
+    hook: record.hook,
+  };
   try {
     for (const h of record.held) {
       events.emit("hooks.suspension_discarded", {
@@ -314,7 +337,9 @@ export async function resumeSuspension(
     turn,
     "refusal",
     `▶️ **the-loop** resumed ${OPERATION[record.point]} (suspended by \`${record.hook}\`), ` +
-      `as ${o.by} asked; ${n === 1 ? "the held event follows" : `the ${n} held events follow, in order`}.`,
+      `as ${o.by} asked; ${
+        n === 1 ? "the held event follows" : `the ${n} held events follow, in order`
+      }.`,
   );
 }
 
