@@ -56,6 +56,8 @@ export interface LiveIngressOptions {
    * session key and the launcher made ready, each session given its environment. Absent: none.
    */
   control?: { via: Via };
+  /** The daemon's notifications (`Notifier` of `notify/mod.ts`): a reload reroutes them too. */
+  notifier?: { reconfigure(config: CliConfig): void };
 }
 
 /** The stack, kept up to date with the config file. */
@@ -119,7 +121,9 @@ export async function openLiveIngress(o: LiveIngressOptions): Promise<LiveIngres
     ...(ingress.dispatcher instanceof SessionDispatcher ? { validate: validateLoops } : {}),
   });
   const refresh = async (opts: { asOf?: number } = {}): Promise<CliConfig> => {
-    ingress.reconfigure(await reloader.check(opts));
+    const next = await reloader.check(opts);
+    if (next !== ingress.config) o.notifier?.reconfigure(next);
+    ingress.reconfigure(next);
     return ingress.config;
   };
   return {

@@ -42,6 +42,10 @@ import { runLoop } from "./loop.ts";
 import { type CycleFailure, Poller } from "./poller.ts";
 import { pollingProblems, settingsFromConfig } from "./settings.ts";
 import { type PollStatus, StatusKeeper, statusPath } from "./status.ts";
+import { Notifier } from "../notify/mod.ts";
+
+/** How long a stopping daemon waits for the notifications still queued. */
+const NOTIFY_DRAIN_MS = 5_000;
 
 /** How long a stopping poller lets the item in flight wait on GitHub. */
 export const GITHUB_GRACE_MS = 10_000;
@@ -152,7 +156,9 @@ async function run(
     // the log says itself that it cannot be written (every minute); the status keeps why
     onWriteError: (why) => trouble.degrade("event-log", "event-log", why, { say: false }),
   });
-  const events = o.events ?? log!;
+  // the events someone should hear about are sent on their channels, from a queue of their own
+  const notifier = new Notifier({ config, events: o.events ?? log!, env: o.env });
+  const events = notifier.tap(o.events ?? log!);
   try {
     const lock = await lockOrRefuse(pidfile, {
       what: "a poller",
@@ -175,6 +181,7 @@ async function run(
     try {
       result = await cycles({
         o,
+        notifier,
         token,
         stateFile,
         pidfile,
@@ -202,12 +209,14 @@ async function run(
     await lock.release();
     return { reason: once ? "once" : "signal", ...result };
   } finally {
+    await notifier.close(NOTIFY_DRAIN_MS);
     log?.close();
   }
 }
 
 interface CyclesOptions {
   o: PollerDaemonOptions;
+  notifier: Notifier;
   token: string;
   stateFile: string;
   pidfile: string;
@@ -243,6 +252,7 @@ async function cycles(c: CyclesOptions): Promise<{ cycles: number; failed: Cycle
     signal: c.ghStop.signal,
     trouble,
     control: { via: "poll" },
+    notifier: c.notifier,
   });
   try {
     return await serve(c, live, ledger);

@@ -40,6 +40,10 @@ import type { EventLog, EventSink } from "../events/mod.ts";
 import type { LiveIngress } from "../ingress/mod.ts";
 import { Receiver } from "./receiver.ts";
 import { webhookStatusPath, writeWebhookStatus } from "./status.ts";
+import { Notifier } from "../notify/mod.ts";
+
+/** How long a stopping daemon waits for the notifications still queued. */
+const NOTIFY_DRAIN_MS = 5_000;
 
 /** How long a stopping receiver waits for requests and routing in progress. */
 export const DRAIN_MS = 5_000;
@@ -199,7 +203,9 @@ async function run(
     // the log says itself that it cannot be written (every minute); /health and the status say why
     onWriteError: (why) => trouble.degrade("event-log", "event-log", why, { say: false }),
   });
-  const events = o.events ?? log!;
+  // the events someone should hear about are sent on their channels, from a queue of their own
+  const notifier = new Notifier({ config, events: o.events ?? log!, env: o.env });
+  const events = notifier.tap(o.events ?? log!);
   try {
     const watched = watchedSink(events, ({ wait, line }) => {
       trouble.say(`rate-limit:${wait.at}`, line);
@@ -230,6 +236,7 @@ async function run(
           signal: shutdown.signal,
           trouble,
           control: { via: "gh-webhook" },
+          notifier,
         });
       }
       if (!secret) {
@@ -308,6 +315,7 @@ async function run(
       ? { reason: "signal", handedBack: report.handedBack }
       : { reason: "died", died: dead, handedBack: report.handedBack };
   } finally {
+    await notifier.close(NOTIFY_DRAIN_MS);
     log?.close();
   }
 }
