@@ -23,6 +23,8 @@ export interface Endpoint {
   taken: Taken[];
   /** The status of each answer (changeable between requests). */
   status: number;
+  /** Statuses for the next requests, in arrival order, before `status` applies. */
+  statuses: number[];
   /**
    * While set, each request waits on this promise before it is answered (a hanging channel);
    * `arrived` resolves at each request's arrival.
@@ -40,6 +42,7 @@ export function endpoint(status = 200): Endpoint {
     url: "",
     taken: [],
     status,
+    statuses: [],
     arrival: () => new Promise((resolve) => waiters.push(resolve)),
     close: async () => {
       await server.shutdown();
@@ -57,10 +60,11 @@ export function endpoint(status = 200): Endpoint {
         text: new TextDecoder().decode(body),
       };
       ep.taken.push(taken);
+      const answer = ep.statuses.shift() ?? ep.status;
       for (const w of waiters.splice(0)) w(taken);
       if (ep.hold) await ep.hold;
-      const silent = ep.status === 204 || ep.status === 304;
-      return new Response(silent ? null : "answer", { status: ep.status });
+      const silent = answer === 204 || answer === 304;
+      return new Response(silent ? null : "answer", { status: answer });
     },
   );
   ep.url = `http://127.0.0.1:${server.addr.port}`;

@@ -10,7 +10,8 @@
  *   backoff (1 s, 2 s, 4 s); every attempt's outcome is a `notify.sent` or `notify.failed` event.
  * - A queue holds at most `backlog` envelopes (256) waiting: past that the oldest is dropped,
  *   with `notify.dropped` (reason `backlog-full`).
- * - A channel reached through two roles gets an envelope once.
+ * - A channel reached through two roles gets an envelope once. A slack channel's `channel-list`
+ *   entries are sent (and retried) one by one, in its queue.
  *
  * ```ts
  * const notifier = new Notifier({ config, events: log, env: (n) => Deno.env.get(n) });
@@ -72,6 +73,18 @@ export function channelsOf(config: NotifierConfig): ChannelEntry[] {
   );
 }
 
+/**
+ * What is sent and retried on its own: a slack channel with a `channel-list`, once per listed
+ * channel (a retry never posts again where a post went through); any other channel, whole.
+ */
+function partsOf(channel: Channel): Channel[] {
+  if (channel.type !== "slack" || channel.config["channel-list"].length < 2) return [channel];
+  return channel.config["channel-list"].map((target) => ({
+    ...channel,
+    config: { ...channel.config, "channel-list": [target] },
+  }));
+}
+
 interface Item {
   channel: Channel;
   envelope: Envelope;
@@ -121,7 +134,7 @@ export class Notifier {
       const envelope = envelopeOf(type, fields, this.#now());
       if (envelope === undefined || envelope.event === TEST_EVENT) return;
       for (const channel of this.#routed(this.#config.notifications.events[envelope.event])) {
-        this.#enqueue({ channel, envelope });
+        for (const part of partsOf(channel)) this.#enqueue({ channel: part, envelope });
       }
     } catch { /* a notifier problem never reaches the emitter */ }
   }

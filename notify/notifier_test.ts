@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Channel, Collaborator } from "../config/mod.ts";
-import { type EventRecord, MemorySink } from "../events/mod.ts";
+import { emitAll, type EventRecord, MemorySink } from "../events/mod.ts";
 import { Notifier, type NotifierConfig } from "./mod.ts";
 import { endpoint, slackChannel, webhookChannel } from "./_test_utils.ts";
 
@@ -282,4 +282,60 @@ Deno.test("test(): a test envelope on each enabled channel, or the one named", a
   await ok.close();
   await bad.close();
   assert.equal(JSON.parse(ok.taken[0].text).event, "test");
+});
+
+Deno.test("tap: a batch is forwarded as a batch and observed; a notifier problem never reaches the emitter", async () => {
+  const ep = endpoint();
+  const events = new Watched();
+  const notifier = new Notifier({
+    config: configOf([person([webhookChannel({ url: ep.url })])]),
+    events,
+    env: () => undefined,
+  });
+  const batches: number[] = [];
+  const inner = new MemorySink();
+  const sink = notifier.tap({
+    emit: (e, f, o) => inner.emit(e, f, o),
+    emitBatch: (list) => {
+      batches.push(list.length);
+      for (const e of list) inner.emit(e.event, e.fields);
+    },
+  });
+  emitAll(sink, [
+    { event: "loop.gate_waiting", fields: GATE },
+    { event: "routing.routed", fields: { work_item: ITEM } },
+  ]);
+  assert.deepEqual(batches, [2]);
+  // fields that do not serialize, a config missing its events: still no throw
+  const cyclic: Record<string, unknown> = { work_item: ITEM };
+  cyclic.self = cyclic;
+  sink.emit("loop.gate_waiting", cyclic);
+  notifier.reconfigure({ collaborators: [], notifications: { enabled: true } } as never);
+  sink.emit("loop.gate_waiting", GATE);
+  await notifier.idle();
+  await ep.close();
+  assert.equal(inner.records.length, 4);
+  assert.equal(ep.taken.length, 2); // the batch's gate, and the cyclic one (without details)
+  assert.deepEqual(JSON.parse(ep.taken[1].text).details, {});
+});
+
+Deno.test("a slack channel-list is retried per listed channel: a retry never posts twice", async () => {
+  const ep = endpoint();
+  const events = new Watched();
+  const notifier = new Notifier({
+    config: configOf([person([slackChannel({ config: { "channel-list": ["#a", "#b"] } })])]),
+    events,
+    env: (n) => n === "THE_LOOP_SLACK_WEBHOOK_URL" ? `${ep.url}/s` : undefined,
+    retryDelaysMs: [0],
+  });
+  ep.statuses = [200, 500]; // #a goes through, #b fails once, then goes through
+  notifier.observe("loop.gate_waiting", GATE);
+  await notifier.idle();
+  await ep.close();
+  assert.deepEqual(ep.taken.map((t) => JSON.parse(t.text).channel), ["#a", "#b", "#b"]);
+  assert.deepEqual(events.records.map((r) => r.event), [
+    "notify.sent",
+    "notify.failed",
+    "notify.sent",
+  ]);
 });
