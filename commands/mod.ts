@@ -20,6 +20,7 @@ import * as poll from "./poll/mod.ts";
 import * as advance from "./advance.ts";
 import * as ask from "./ask.ts";
 import * as reply from "./reply.ts";
+import * as notify from "./notify/mod.ts";
 
 /** A command module: adds its command (and subcommands) to the program. */
 export interface CommandModule {
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CommandModule[] = [
   events,
   hooks,
   loops,
+  notify,
   completions,
 ];
 

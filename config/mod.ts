@@ -15,26 +15,36 @@
  * @module
  */
 import { dirname } from "node:path";
-import { messageOf, type Problem, ProblemsError } from "../errors.ts";
+import { byPosition, messageOf, type Problem, ProblemsError } from "../errors.ts";
 import schemaJson from "../schema/cli-config.schema.json" with { type: "json" };
 import templateText from "./cli-config.template.yaml" with { type: "text" };
 import type { SchemaNode } from "./describe.ts";
 import { fillConfig } from "./_fill.ts";
+import { channelProblems, fillChannels } from "./channels.ts";
 import { type ConfigSource, describeOrigin, resolveConfigPath } from "./resolve.ts";
 import { maskProblem } from "./_secrets.ts";
 import { type KeyPath, parseYaml, type Position } from "./yaml.ts";
 import type { CliConfig, EnvReader } from "./types.ts";
 
 export type {
+  Channel,
+  ChannelBase,
+  ChannelType,
   CliConfig,
   Collaborator,
+  CommandChannel,
   EnvReader,
   Grant,
   Grants,
   HookEntry,
+  NotificationEventName,
+  NotificationsConfig,
   PollSource,
   RoutingConfig,
+  SlackChannel,
+  WebhookChannel,
 } from "./types.ts";
+export { DEFAULT_SLACK_URL_ENV, defaultChannelName } from "./channels.ts";
 export type { ConfigSource } from "./resolve.ts";
 export type { KeyPath, ParsedYaml, Position } from "./yaml.ts";
 export {
@@ -146,7 +156,10 @@ export async function configFromText(
     locate = parsed.locate;
     problems = validateConfig(CONFIG_SCHEMA, data, parsed, file);
     // what the schema cannot say: the variables the agent's environment must never hold
-    if (problems.length === 0) problems = harnessEnvProblems(data, parsed, file);
+    if (problems.length === 0) {
+      problems = [...harnessEnvProblems(data, parsed, file), ...channelProblems(data, parsed, file)]
+        .sort(byPosition);
+    }
   }
   // the variables that supply defaults ($GITHUB_API_URL) are checked too, listed after the file's
   problems = [...problems, ...envDefaultProblems(CONFIG_SCHEMA, data, opts.env)];
@@ -157,6 +170,7 @@ export async function configFromText(
     cwd: opts.cwd,
     env: opts.env,
   });
+  fillChannels(config);
   return { config: config as unknown as CliConfig, locate };
 }
 

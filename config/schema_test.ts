@@ -16,6 +16,20 @@ const NO_DEFAULT: Record<string, string> = {
   "hooks[].tokenEnv": "no token unless named",
   "hooks[].suspendTimeoutMinutes": "a parked operation is escalated only when a timeout is set",
   "webhooks.ghWebhook.routing.agentToken": "the agent gets no token unless one is named",
+  "collaborators[].notifications.channels[].name":
+    "computed: <handle without @>-<type> (config/channels.ts)",
+  "collaborators[].notifications.channels[].urlEnv":
+    "slack only: filled by type (config/channels.ts)",
+  "collaborators[].notifications.channels[].via": "slack only: filled by type (config/channels.ts)",
+  "collaborators[].notifications.channels[].config":
+    "slack only: filled by type (config/channels.ts)",
+  "collaborators[].notifications.channels[].url":
+    "webhook only, and required there (config/channels.ts)",
+  "collaborators[].notifications.channels[].secretEnv": "webhook only: no signature unless named",
+  "collaborators[].notifications.channels[].command":
+    "command only, and required there (config/channels.ts)",
+  "collaborators[].notifications.channels[].env":
+    "command only: filled by type (config/channels.ts)",
   "state.root": "computed from where the file is (x-default-doc words it for the docs)",
 };
 

@@ -136,6 +136,60 @@ export interface PollSource {
   ghBinary: string;
 }
 
+/** What every notification channel has, whatever its type. */
+export interface ChannelBase {
+  /** Unique across all collaborators; default `<handle without @>-<type>`. */
+  name: string;
+  enabled: boolean;
+  /** One send's time budget (default 5). */
+  timeoutSeconds: number;
+}
+
+/** A `type: slack` channel: a POST of `{text}` to an incoming webhook. */
+export interface SlackChannel extends ChannelBase {
+  type: "slack";
+  /** The variable holding the incoming-webhook URL (default `THE_LOOP_SLACK_WEBHOOK_URL`). */
+  urlEnv: string;
+  /** The seed's shape, kept: the-loop posts to the incoming webhook whatever it says. */
+  via: "mcp" | "cli" | "api";
+  /** One POST per listed channel (with `channel` set); empty: one POST. */
+  config: { "channel-list": string[] };
+}
+
+/** A `type: webhook` channel: the envelope POSTed as JSON, signed when `secretEnv` is set. */
+export interface WebhookChannel extends ChannelBase {
+  type: "webhook";
+  url: string;
+  /** The variable holding the signing secret; absent: no signature header. */
+  secretEnv?: string;
+}
+
+/** A `type: command` channel: an argv run with the envelope as JSON on stdin, no shell. */
+export interface CommandChannel extends ChannelBase {
+  type: "command";
+  command: string[];
+  /** Variables passed through from the daemon's environment (beyond PATH, HOME, THE_LOOP_*). */
+  env: string[];
+}
+
+/** One `collaborators[].notifications.channels[]` entry, by its `type`. */
+export type Channel = SlackChannel | WebhookChannel | CommandChannel;
+
+/** A channel's type. */
+export type ChannelType = Channel["type"];
+
+/** The daemon events a notification can be routed for (`notifications.events` keys). */
+export type NotificationEventName =
+  | "work-item-spawned"
+  | "dispatch-failed"
+  | "session-died"
+  | "event-dropped-unauthorized"
+  | "phase-changed"
+  | "question-asked"
+  | "gate-waiting"
+  | "hook-suspended"
+  | "suspension-escalated";
+
 /** One `collaborators[]` entry. */
 export interface Collaborator {
   handle: string;
@@ -143,13 +197,14 @@ export interface Collaborator {
   roles: string[];
   notifications: {
     enabled: boolean;
-    channels: {
-      type: "slack";
-      enabled: boolean;
-      via: "mcp" | "cli" | "api";
-      config: { "channel-list": string[] };
-    }[];
+    channels: Channel[];
   };
+}
+
+/** `notifications`: the master switch, and the roles each event notifies. */
+export interface NotificationsConfig {
+  enabled: boolean;
+  events: Record<NotificationEventName, string[]>;
 }
 
 /** The resolved CLI config: defaults filled, every path absolute. */
@@ -187,13 +242,5 @@ export interface CliConfig {
   /** The `loops:` as written (read strictly by `parseLoops` of `loops/mod.ts`). */
   loops: Record<string, unknown>;
   collaborators: Collaborator[];
-  notifications: {
-    enabled: boolean;
-    events: {
-      "work-item-spawned": string[];
-      "dispatch-failed": string[];
-      "session-died": string[];
-      "event-dropped-unauthorized": string[];
-    };
-  };
+  notifications: NotificationsConfig;
 }

@@ -18,6 +18,7 @@ import { SESSIONS_EVENTS } from "./_catalog_sessions.ts";
 import { DISPATCH_EVENTS } from "./_catalog_dispatch.ts";
 import { LOOPS_EVENTS } from "./_catalog_loops.ts";
 import { CONTROL_EVENTS } from "./_catalog_control.ts";
+import { NOTIFY_EVENTS } from "./_catalog_notify.ts";
 import type { EventType, Level } from "./_event_type.ts";
 
 export { type EventType, type Level, LEVELS } from "./_event_type.ts";
@@ -270,6 +271,7 @@ export const EVENT_TYPES: Record<string, EventType> = {
   ...DISPATCH_EVENTS,
   ...LOOPS_EVENTS,
   ...CONTROL_EVENTS,
+  ...NOTIFY_EVENTS,
 };
 
 /** Is `event` in the catalog? */
