@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { byPosition, type Problem } from "../errors.ts";
 import { isMapping } from "./describe.ts";
 import { formatKeyPath, type KeyPath, type ParsedYaml, type Position } from "./yaml.ts";
@@ -151,9 +152,11 @@ type Obj = Record<string, unknown>;
 
 /**
  * Gives every channel of a filled config its name and its type's defaults, in place: slack
- * `urlEnv` ({@linkcode DEFAULT_SLACK_URL_ENV}), `via` (`mcp`) and `config` (`{channel-list: []}`).
+ * `urlEnv` ({@linkcode DEFAULT_SLACK_URL_ENV}), `via` (`mcp`) and `config` (`{channel-list: []}`);
+ * a command channel runs in `baseDir` (the config file's directory), where a `./` or `../`
+ * program is found.
  */
-export function fillChannels(config: Obj): void {
+export function fillChannels(config: Obj, baseDir?: string): void {
   const collaborators = config.collaborators;
   if (!Array.isArray(collaborators)) return;
   for (const c of collaborators as Obj[]) {
@@ -166,7 +169,16 @@ export function fillChannels(config: Obj): void {
         filled.urlEnv ??= DEFAULT_SLACK_URL_ENV;
         filled.via ??= "mcp";
         filled.config ??= { "channel-list": [] };
-      } else if (type === "command") filled.env ??= [];
+      } else if (type === "command") {
+        filled.env ??= [];
+        // run in the config file's directory, a relative program found there (as a command hook)
+        if (baseDir !== undefined) {
+          filled.cwd = baseDir;
+          const argv = Array.isArray(filled.command) ? [...filled.command as string[]] : [];
+          if (/^\.\.?\//.test(argv[0] ?? "")) argv[0] = resolve(baseDir, argv[0]);
+          filled.command = argv;
+        }
+      }
       list[j] = filled;
     }
   }

@@ -45,13 +45,17 @@ Deno.test("webhook and command channels load with only their own keys", async ()
     url: "https://hooks.example/x",
     secretEnv: "HOOK_SECRET",
   });
+  // a command channel runs in the config file's directory; its ./program is found there
+  const dir = cmd.type === "command" ? cmd.cwd! : "";
+  assert.ok(dir.startsWith("/"), dir);
   assert.deepEqual(cmd, {
     name: "pager",
     type: "command",
     enabled: true,
     timeoutSeconds: 9,
-    command: ["./page.sh", "--now"],
+    command: [`${dir}/page.sh`, "--now"],
     env: [],
+    cwd: dir,
   });
 });
 

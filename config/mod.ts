@@ -170,7 +170,7 @@ export async function configFromText(
     cwd: opts.cwd,
     env: opts.env,
   });
-  fillChannels(config);
+  fillChannels(config, file ? dirname(file) : opts.cwd);
   return { config: config as unknown as CliConfig, locate };
 }
 

@@ -170,6 +170,11 @@ export interface CommandChannel extends ChannelBase {
   command: string[];
   /** Variables passed through from the daemon's environment (beyond PATH, HOME, THE_LOOP_*). */
   env: string[];
+  /**
+   * Where it runs: the config file's directory (filled, not written; a `./` or `../` program
+   * path is resolved against it too, as a command hook's is).
+   */
+  cwd?: string;
 }
 
 /** One `collaborators[].notifications.channels[]` entry, by its `type`. */

@@ -225,6 +225,7 @@ async function sendCommand(
       args,
       env: commandEnv(channel, envelope, opts.env),
       clearEnv: true,
+      ...(channel.cwd ? { cwd: channel.cwd } : {}),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -36,6 +36,7 @@ Deno.test("--help lists every command and exits 0", async () => {
     "events",
     "hooks",
     "loops",
+    "notify",
     "completions",
   ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));

@@ -29,6 +29,7 @@ const SCHEMAS = [
   "loops-show",
   "verb",
   "hooks-suspended",
+  "notify-test",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
