@@ -10,6 +10,8 @@ interface Job {
   seq: number;
   key: string;
   start: () => void;
+  /** Queued with `first`: ahead of the key's waiting jobs. */
+  first?: boolean;
 }
 
 /** Runs jobs one at a time per key, in parallel across keys up to a limit. */
@@ -34,12 +36,17 @@ export class KeyedQueue {
     return { running: this.#running, waiting: queued - this.#running };
   }
 
-  /** Runs `fn` when its turn comes; resolves or rejects as `fn` does. */
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` when its turn comes; resolves or rejects as `fn` does. `first`: it goes ahead of
+   * the key's jobs that wait (after the running one and the ones queued `first` before it) —
+   * a resumed item's held events go before what arrived while they were held.
+   */
+  run<T>(key: string, fn: () => Promise<T>, opts: { first?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const job: Job = {
         seq: this.#seq++,
         key,
+        ...(opts.first ? { first: true } : {}),
         start: () => {
           this.#running++;
           let done: Promise<T>;
@@ -52,7 +59,11 @@ export class KeyedQueue {
         },
       };
       const jobs = this.#keys.get(key);
-      if (jobs) {
+      if (jobs && opts.first) {
+        let at = 1; // after the running (or ready) head
+        while (at < jobs.length && jobs[at].first) at++;
+        jobs.splice(at, 0, job);
+      } else if (jobs) {
         jobs.push(job);
       } else {
         this.#keys.set(key, [job]);

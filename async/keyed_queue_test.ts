@@ -46,3 +46,22 @@ Deno.test("keyed queue: a job's result or rejection is the run's, and the key ca
   assert.equal(await next, "next");
   assert.deepEqual(q.size, { running: 0, waiting: 0 });
 });
+
+Deno.test("keyed queue: a job queued first goes ahead of its key's waiting jobs, after the running one and earlier firsts", async () => {
+  const q = new KeyedQueue(() => 4);
+  const head = Promise.withResolvers<void>();
+  const order: string[] = [];
+  const run = (name: string, first = false, wait?: Promise<void>) =>
+    q.run("a", async () => {
+      order.push(name);
+      await wait;
+    }, { first });
+  const jobs = [run("running", false, head.promise), run("waiting-1"), run("waiting-2")];
+  jobs.push(run("first-1", true), run("first-2", true));
+  head.resolve();
+  await Promise.all(jobs);
+  assert.deepEqual(order, ["running", "first-1", "first-2", "waiting-1", "waiting-2"]);
+  // on an idle key, first is an ordinary job
+  await run("alone", true);
+  assert.equal(order.at(-1), "alone");
+});

@@ -117,6 +117,7 @@ export class SessionDispatcher implements Dispatcher {
     opts: { signal?: AbortSignal; replay?: Replay } = {},
   ): Promise<DispatchOutcome> {
     return new Promise((resolve, reject) => {
+      // a replay goes ahead of the item's events that arrived while it was held
       this.#queue.run(event.workItem.ref, async () => {
         if (opts.signal?.aborted) {
           resolve(abortedWaiting());
@@ -132,7 +133,7 @@ export class SessionDispatcher implements Dispatcher {
         // a delivery settles when its batch is done; the item's next event need not wait for it
         if ("later" in answer) answer.later.then((h) => resolve(this.#done(turn, h)), reject);
         else resolve(this.#done(turn, answer));
-      }).catch(reject);
+      }, opts.replay ? { first: true } : {}).catch(reject);
     });
   }
 
@@ -179,18 +180,17 @@ export class SessionDispatcher implements Dispatcher {
     const store = this.#deps.suspensions;
     if (!store || this.#replaying.has(record.id)) return;
     this.#replaying.add(record.id);
-    // the record is rewritten as each replay ends: one rewrite at a time (a gathered batch's
-    // deliveries end together)
-    let leaving = Promise.resolve();
     for (const { event, replay } of replaysOf(record)) {
-      const leave = () => {
-        leaving = leaving.then(() => replayed(store, record.id, event.deliveryId)).catch((err) =>
-          this.#deps.events.emit("dispatch.registry_failed", {
-            work_item: record.workItem,
-            error: messageOf(err),
-          }, { level: "warning" })
-        );
-      };
+      // each leaves the record once its turn is done, in the item's queue (never beside a turn
+      // that rewrites the record)
+      const leave = () =>
+        void this.#queue.run(record.workItem, () => replayed(store, record.id, event.deliveryId))
+          .catch((err) =>
+            this.#deps.events.emit("dispatch.registry_failed", {
+              work_item: record.workItem,
+              error: messageOf(err),
+            }, { level: "warning" })
+          );
       this.dispatch(event, { replay }).then(leave, leave);
     }
   }
@@ -220,8 +220,17 @@ export class SessionDispatcher implements Dispatcher {
       !r.resumed && !r.escalatedAt && r.timeoutMinutes !== undefined &&
       now.getTime() - Date.parse(r.since) >= r.timeoutMinutes * 60_000
     );
+    const escalated: SuspensionRecord[] = [];
     for (const r of due) {
-      await store.put({ ...r, escalatedAt: now.toISOString() });
+      // in the item's queue, read again: a turn may have held, resumed or discarded it meanwhile
+      const done = await this.#queue.run(r.workItem, async () => {
+        const current = await store.get(r.id);
+        if (!current || current.resumed || current.escalatedAt) return false;
+        await store.put({ ...current, escalatedAt: now.toISOString() });
+        return true;
+      });
+      if (!done) continue;
+      escalated.push(r);
       this.#deps.events.emit("hooks.suspension_escalated", {
         work_item: r.workItem,
         id: r.id,
@@ -232,7 +241,7 @@ export class SessionDispatcher implements Dispatcher {
         comment_url: r.commentUrl ?? null,
       }, { level: "warning" });
     }
-    return due;
+    return escalated;
   }
 
   #done(turn: Turn, { outcome, ok }: Handled): DispatchOutcome {

@@ -293,3 +293,48 @@ Deno.test("the comment names the hook and its failure, never the hook's local ta
     "the licence server is down",
   );
 });
+
+Deno.test("the daemon told of a resume by id resumes it even when the mark on disk was lost", async () => {
+  let failing = true;
+  const r = rig({ point: "work_item_start", failing: () => failing });
+  await using t = await setup({ hooks: r.hooks, suspensions: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  const rec = (await record(t))!;
+  failing = false;
+  // a wrong id resumes nothing
+  const wrong = await t.dispatcher.act(
+    { verb: "resumed", ref: REF, suspension: "github-octo-repo-1-s00000000", by: "op" },
+    { via: "gh-webhook" },
+  );
+  assert.equal(wrong.exit, 0);
+  assert.ok((await record(t))!.resumed === undefined);
+  const told = await t.dispatcher.act(
+    { verb: "resumed", ref: REF, suspension: rec.id, by: "op" },
+    { via: "gh-webhook" },
+  );
+  assert.equal(told.exit, 0);
+  assert.match(told.message, new RegExp(`${rec.id} resumed: 1 held delivery follows`));
+  await replayedAll(t);
+  assert.deepEqual(t.runner.calls.map((c) => c.op), ["spawn"]);
+  assert.equal(t.events.ofType("hooks.resumed")[0].by, "op");
+});
+
+Deno.test("an event that arrives while the resume is under way goes after the held ones", async () => {
+  let failing = true;
+  const r = rig({ point: "work_item_start", failing: () => failing });
+  await using t = await setup({ hooks: r.hooks, suspensions: true });
+  await t.dispatcher.dispatch(comment(1, START));
+  await t.dispatcher.dispatch(comment(1, "held: FIX-1"));
+  failing = false;
+  // both queued at once: the later comment waits behind the resume's turn, which queues the
+  // held deliveries ahead of it
+  const [resumed, later] = await Promise.all([
+    t.dispatcher.dispatch(comment(1, RESUME)),
+    t.dispatcher.dispatch(comment(1, "later: FIX-2")),
+  ]);
+  assert.deepEqual(resumed, { status: "settled", reason: "command" });
+  assert.equal(later.status, "delivered");
+  await replayedAll(t);
+  const mine = t.runner.calls.map((c) => `${c.op}${c.prompt?.match(/FIX-\d/)?.[0] ?? ""}`);
+  assert.deepEqual(mine, ["spawn", "deliverFIX-1", "deliverFIX-2"]);
+});

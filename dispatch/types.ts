@@ -272,7 +272,13 @@ export type VerbRequest =
   | { verb: "advance"; ref: string; outcome: string; node?: string }
   | { verb: "ask"; ref: string; question: string; summary?: string }
   | { verb: "reply"; ref: string; text: string; actor: string }
-  | { verb: "resumed"; ref: string };
+  | {
+    verb: "resumed";
+    ref: string;
+    /** `hooks resume`: the suspension it resumed (and who), resumed here even if its mark was lost. */
+    suspension?: string;
+    by?: string;
+  };
 
 /** A verb's name. */
 export type VerbName = VerbRequest["verb"];

@@ -115,8 +115,16 @@ export function verbOf(req: Record<string, unknown>): VerbRequest | ControlRespo
       if (typeof actor !== "string") return actor;
       return { verb: "reply", ref: item.ref, text, actor: actor.trim() };
     }
-    case "resumed":
-      return { verb: "resumed", ref: item.ref };
+    case "resumed": {
+      const suspension = str(req.suspension)?.trim();
+      const by = str(req.by)?.trim();
+      return {
+        verb: "resumed",
+        ref: item.ref,
+        ...(suspension ? { suspension } : {}),
+        ...(by ? { by } : {}),
+      };
+    }
     default:
       return bad(`unknown verb ${JSON.stringify(req.verb)} (advance, ask, reply, resumed)`);
   }

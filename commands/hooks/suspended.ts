@@ -5,9 +5,10 @@
  * - `the-loop hooks suspended [--format text|json]` lists them, oldest first: the id, the work
  *   item, the point and hook, why, since when, the mode, and how many deliveries are held
  *   (`schema/cli/hooks-suspended.json`);
- * - `the-loop hooks resume ID|REF [--as LOGIN]` resumes one: the record is marked resumed (on
- *   disk, atomically) and the running daemon told, which delivers the held events in order; with
- *   no daemon running, the next one to start does. Idempotent: nothing suspended there (or
+ * - `the-loop hooks resume ID|REF [--as LOGIN]` resumes one: the running daemon is told (the
+ *   `resumed` verb, naming the suspension), and marks it resumed and delivers the held events in
+ *   order, in the item's queue; with no daemon running, the record is marked here (atomically)
+ *   and the next daemon to start delivers them first. Idempotent: nothing suspended there (or
  *   resumed already) says so and exits 0.
  *
  * @module
@@ -131,12 +132,19 @@ async function resume(ctx: CliContext, target: string, flags: ResumeFlags): Prom
     println(ctx, `nothing suspended for ${target}: nothing to resume`);
     return;
   }
-  if (!record.resumed) {
+  // a running daemon marks it itself, in the item's queue (a mark written here could overwrite
+  // an event the daemon was just holding); with none running, the mark waits for its start
+  const { tellDaemon } = await import("../_verb.ts");
+  const answer = await tellDaemon(ctx, {
+    v: 1,
+    verb: "resumed",
+    ref: record.workItem,
+    suspension: record.id,
+    by,
+  }).catch(() => undefined);
+  if ((!answer || answer.exit !== 0) && !record.resumed) {
     await store.put({ ...record, resumed: { at: new Date().toISOString(), by } });
   }
-  const { tellDaemon } = await import("../_verb.ts");
-  const answer = await tellDaemon(ctx, { v: 1, verb: "resumed", ref: record.workItem })
-    .catch(() => undefined);
   const n = record.held.length;
   const held = `${n} held ${n === 1 ? "delivery" : "deliveries"}`;
   if (answer && answer.exit === 0) {

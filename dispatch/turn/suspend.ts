@@ -14,7 +14,7 @@
  * delivery) and goes on as it would have; a resume keyword resumes it (`resumeSuspension`).
  *
  * A resume marks the record resumed and hands its held deliveries back to the dispatcher, in
- * order, each as a turn that replays what it had asked (`Turn.replay`): the trigger goes on
+ * order and ahead of the item's events that wait (`KeyedQueue`'s `first`), each as a turn that replays what it had asked (`Turn.replay`): the trigger goes on
  * from the hook that failed (`wait_for_resume`: after it; `wait_then_retry`: it is called once
  * more, and a second failure refuses), the others from the start. Each leaves the record when
  * its turn is done; the file goes with the last.
@@ -85,11 +85,13 @@ function storedContext(turn: Turn, ctx: Record<string, unknown>): Record<string,
 }
 
 function heldOf(turn: Turn, event: RoutedEvent, asked?: AskedPoint[]): HeldDelivery {
+  // what the points answered is stored scrubbed too (a replay then sees the scrubbed values)
+  const stored = asked?.map((a) => ({ point: a.point, context: storedContext(turn, a.context) }));
   return {
     deliveryId: event.deliveryId,
     event,
     heldAt: turn.deps.now().toISOString(),
-    ...(asked && asked.length > 0 ? { asked } : {}),
+    ...(stored && stored.length > 0 ? { asked: stored } : {}),
   };
 }
 
@@ -101,8 +103,13 @@ export function publicError(error: string, hook: string): string {
   const prefix = `hook ${JSON.stringify(hook)}`;
   let text = error.split("\n")[0];
   if (text.startsWith(prefix)) {
-    text = text.slice(prefix.length).replace(/^ \([^)]*\)/, "").replace(/^:\s*/, "");
+    text = text.slice(prefix.length);
+    // ` (TARGET): ` — a target may hold parentheses of its own: up to the first `): `
+    const target = /^ \(.*?\): /.exec(text);
+    text = target ? text.slice(target[0].length) : text.replace(/^:\s*/, "");
   }
+  // a load failure names the module's file first: `PATH:LINE:COL: what`
+  text = text.replace(/^\S+:\d+:\d+:\s*/, "");
   return text.trim() || "it failed";
 }
 
@@ -134,8 +141,10 @@ export async function park(
   const store = turn.deps.suspensions;
   if (!store) return { outcome: turn.failed("dispatch", s) };
   const c = s.chain;
-  // a replay that parks again keeps the deliveries its old record still held
-  const previous = turn.replay ? await store.ofItem(turn.ref).catch(() => undefined) : undefined;
+  // a replay that parks again (or an event after a resume whose replays are still finishing)
+  // keeps the deliveries the item's record still holds: one record per item. One already
+  // delivered is settled `duplicate-delivery` when it comes round again (the session noted it).
+  const previous = await store.ofItem(turn.ref).catch(() => undefined);
   const trigger = heldOf(turn, turn.event, turn.asked);
   const rest = (previous?.held ?? []).filter((h) => h.deliveryId !== trigger.deliveryId);
   const also = (o.also ?? []).map((a) => heldOf(a.turn, a.event, a.turn.asked));

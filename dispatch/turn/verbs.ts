@@ -40,7 +40,7 @@ export async function act(turn: Turn, req: VerbRequest): Promise<VerbResult> {
     case "reply":
       return await reply(turn, req);
     case "resumed":
-      return await retell(turn);
+      return await retell(turn, req);
   }
 }
 
@@ -49,11 +49,16 @@ export async function act(turn: Turn, req: VerbRequest): Promise<VerbResult> {
  * the live session's agent is given its node's assignment again (after what the park held
  * back). Nothing to tell is a no-op, exit 0, saying why.
  */
-async function retell(turn: Turn): Promise<VerbResult> {
-  // `hooks resume` marked the item's suspension resumed: its held deliveries go now
+async function retell(
+  turn: Turn,
+  req: Extract<VerbRequest, { verb: "resumed" }>,
+): Promise<VerbResult> {
+  // `hooks resume` marked the item's suspension resumed (or named it: a hold written as it was
+  // marking may have lost the mark): its held deliveries go now
   const suspended = await turn.deps.suspensions?.ofItem(turn.ref).catch(() => undefined);
-  if (suspended?.resumed) {
-    await resumeSuspension(turn, suspended, { by: suspended.resumed.by });
+  if (suspended && (suspended.resumed || suspended.id === req.suspension)) {
+    const by = suspended.resumed?.by ?? req.by ?? "the operator";
+    await resumeSuspension(turn, suspended, { by });
     const n = suspended.held.length;
     return {
       exit: 0,
