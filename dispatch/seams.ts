@@ -15,6 +15,7 @@ import type { RoutingConfig } from "../config/mod.ts";
 import type { EventSink } from "../events/mod.ts";
 import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
 import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
+import type { Suspension } from "../lifecycle/mod.ts";
 import type { WorkItemRef } from "../state/work_item.ts";
 import type { LoopPositions, LoopSet } from "../loops/mod.ts";
 import type { ControlCommand, ControlRecord, ControlStore } from "../state/control.ts";
@@ -195,15 +196,7 @@ export interface DispatchHooks {
    * Whether `ctx`'s chain parked (`suspensionOf` from `lifecycle/mod.ts`): an `onError: suspend`
    * hook broke at a proceed point. Absent: never.
    */
-  suspensionOf?(ctx: object): {
-    hook: string;
-    point: PointName;
-    mode: "wait_for_resume" | "wait_then_retry";
-    declared: string;
-    error: string;
-    attempts: number;
-    timeoutMinutes?: number;
-  } | undefined;
+  suspensionOf?(ctx: object): Suspension | undefined;
   /** Scrubs the declaration's secret values from a text (a parked context is stored). */
   redact?(text: string): string;
   /** The hook that refused `ctx` (`refuserOf` from `lifecycle/mod.ts`), for the ⚠️ comment. */

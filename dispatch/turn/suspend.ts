@@ -23,6 +23,7 @@
  */
 import { messageOf } from "../../errors.ts";
 import type { PointName } from "../../lifecycle/sdk/mod.ts";
+import type { Suspension } from "../../lifecycle/mod.ts";
 import type {
   AskedPoint,
   HeldDelivery,
@@ -35,15 +36,7 @@ import type { Handled, Turn } from "./turn.ts";
 import { postComment } from "./comments.ts";
 
 /** What the engine says of a parked chain (`Suspension` of `lifecycle/mod.ts`). */
-export interface ParkedChain {
-  hook: string;
-  point: PointName;
-  mode: "wait_for_resume" | "wait_then_retry";
-  declared: string;
-  error: string;
-  attempts: number;
-  timeoutMinutes?: number;
-}
+export type ParkedChain = Suspension;
 
 /** Thrown by a call site whose chain parked: the turn stops there and is parked. */
 export class Suspended extends Error {
@@ -136,32 +129,27 @@ function suspendedText(r: SuspensionRecord, keyword: string): string {
 export async function park(
   turn: Turn,
   s: Suspended,
-  o: { also?: { turn: Turn; event: RoutedEvent }[] } = {},
 ): Promise<Handled> {
   const store = turn.deps.suspensions;
   if (!store) return { outcome: turn.failed("dispatch", s) };
   const c = s.chain;
+  const { point, hook, mode, declared, error, attempts } = c;
+  const chain = { point, hook, mode, declared, error, attempts };
   // a replay that parks again (or an event after a resume whose replays are still finishing)
   // keeps the deliveries the item's record still holds: one record per item. One already
   // delivered is settled `duplicate-delivery` when it comes round again (the session noted it).
   const previous = await store.ofItem(turn.ref).catch(() => undefined);
   const trigger = heldOf(turn, turn.event, turn.asked);
   const rest = (previous?.held ?? []).filter((h) => h.deliveryId !== trigger.deliveryId);
-  const also = (o.also ?? []).map((a) => heldOf(a.turn, a.event, a.turn.asked));
   const record: SuspensionRecord = {
     version: 1,
     id: store.newId(turn.ref),
     workItem: turn.ref,
-    point: c.point,
-    hook: c.hook,
-    mode: c.mode,
-    declared: c.declared,
-    error: c.error,
-    attempts: c.attempts,
+    ...chain,
     since: turn.deps.now().toISOString(),
     ...(c.timeoutMinutes !== undefined ? { timeoutMinutes: c.timeoutMinutes } : {}),
     context: storedContext(turn, s.context),
-    held: [trigger, ...also, ...rest],
+    held: [trigger, ...rest],
   };
   try {
     await store.put(record);
@@ -173,16 +161,7 @@ export async function park(
   }
   // the start is asked again on resume (once per arming), so its mark goes with the park
   if (c.point === "work_item_start") await turn.deps.startMarks.clear(turn.ref).catch(() => {});
-  turn.emit("hooks.suspended", {
-    id: record.id,
-    point: c.point,
-    hook: c.hook,
-    mode: c.mode,
-    declared: c.declared,
-    error: c.error,
-    attempts: c.attempts,
-    held: record.held.length,
-  }, "warning");
+  turn.emit("hooks.suspended", { id: record.id, ...chain, held: record.held.length }, "warning");
   const keyword = turn.config.control.keywords.resume;
   const url = await postComment(turn, "refusal", suspendedText(record, keyword));
   if (url !== undefined) {
