@@ -28,7 +28,7 @@ import type { EventSink, PendingEvent } from "../events/mod.ts";
 import { messageOf } from "../errors.ts";
 import { type SendResult, sendTo } from "./channels.ts";
 import { type Envelope, TEST_EVENT } from "./envelope.ts";
-import { envelopeOf } from "./from_events.ts";
+import { envelopeOf, NOTIFYING_TYPES } from "./from_events.ts";
 
 /** The part of the config a notifier reads. */
 export type NotifierConfig = Pick<CliConfig, "collaborators" | "notifications">;
@@ -96,9 +96,29 @@ interface Queue {
   draining?: Promise<void>;
 }
 
+/** The event types that raise a notification (a set: looked up at every emit). */
+const RAISING: ReadonlySet<string> = new Set(NOTIFYING_TYPES);
+
+/** Whether `config` routes any event to a role some enabled recipient holds with a channel. */
+function activeOf(config: NotifierConfig): boolean {
+  try {
+    if (!config.notifications.enabled) return false;
+    const roles = new Set(Object.values(config.notifications.events ?? {}).flat());
+    return (config.collaborators ?? []).some((c) =>
+      c.notifications?.enabled !== false &&
+      (c.notifications?.channels ?? []).some((ch) => ch.enabled !== false) &&
+      (c.roles ?? []).some((r) => roles.has(r))
+    );
+  } catch {
+    return false; // a config the notifier cannot read routes nothing
+  }
+}
+
 /** The delivery of notifications; see the module doc. */
 export class Notifier {
   #config: NotifierConfig;
+  /** Whether any event is routed to a role with a channel (else nothing is looked at). */
+  #active = false;
   readonly #events: EventSink;
   readonly #env: EnvReader;
   readonly #now: () => Date;
@@ -111,6 +131,7 @@ export class Notifier {
 
   constructor(opts: NotifierOptions) {
     this.#config = opts.config;
+    this.#active = activeOf(opts.config);
     this.#events = opts.events;
     this.#env = opts.env;
     this.#now = opts.now ?? (() => new Date());
@@ -122,6 +143,7 @@ export class Notifier {
   /** Later envelopes are routed by `config` (hot reload); queued ones go out as they were. */
   reconfigure(config: NotifierConfig): void {
     this.#config = config;
+    this.#active = activeOf(config);
   }
 
   /**
@@ -130,7 +152,8 @@ export class Notifier {
    */
   observe(type: string, fields: Record<string, unknown> = {}): void {
     try {
-      if (this.#closed || !this.#config.notifications.enabled) return;
+      // every event the daemon emits passes here: most are no notification at all
+      if (this.#closed || !this.#active || !RAISING.has(type)) return;
       const envelope = envelopeOf(type, fields, this.#now());
       if (envelope === undefined || envelope.event === TEST_EVENT) return;
       for (const channel of this.#routed(this.#config.notifications.events[envelope.event])) {

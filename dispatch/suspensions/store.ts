@@ -11,11 +11,10 @@
  * file that does not read is renamed aside (`<file>.corrupt-<stamp>`) and told to `onCorrupt`,
  * never deleted.
  *
- * Finding an item's record costs one `stat` of the folder while nothing changed: every change
- * is a rename or an unlink, which moves the folder's mtime, and only then is it listed again
- * (and after each change this store makes itself: two changes in one clock tick may leave the
- * mtime as it was). Records are made by the daemon alone; the CLI only marks one resumed (the
- * same file) or removes one, which a read then finds gone.
+ * Finding an item's record costs no system call while it has none: the folder is listed once,
+ * then the store keeps its index by its own writes. Records are made by the daemon that parks
+ * them; the CLI only marks one resumed (the same file) or removes one, which a read then finds
+ * gone.
  *
  * @module
  */
@@ -124,9 +123,9 @@ export class SuspensionStore {
   readonly #durable: boolean;
   readonly #onCorrupt?: SuspensionStoreOptions["onCorrupt"];
   readonly #now: () => Date;
-  /** slug → id, as the folder was when last listed; `#listed` the folder's identity then. */
+  /** slug → id of the records on disk (see `#index`). */
   #ids = new Map<string, string>();
-  #listed?: string;
+  #listed = false;
 
   constructor(o: SuspensionStoreOptions) {
     this.dir = o.dir;
@@ -149,30 +148,26 @@ export class SuspensionStore {
     return `${slugOf(item)}-s${hex}`;
   }
 
-  /** The ids on disk, by slug (listed again only when the folder changed). */
+  /**
+   * The ids on disk, by slug: the folder listed once, then kept by this store's own writes
+   * (records are made by the daemon that parks them; the CLI only marks one resumed, the same
+   * file, or removes one, which a read then finds gone). No system call per event.
+   */
   async #index(): Promise<Map<string, string>> {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(this.dir);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) {
-        this.#ids = new Map();
-        this.#listed = undefined;
-        return this.#ids;
-      }
-      throw err;
-    }
-    const identity = `${info.ino}:${info.mtime?.getTime()}`;
-    if (identity === this.#listed) return this.#ids;
+    if (this.#listed) return this.#ids;
     const ids = new Map<string, string>();
-    for await (const e of Deno.readDir(this.dir)) {
-      if (!e.isFile || !e.name.endsWith(".json")) continue;
-      const id = e.name.slice(0, -".json".length);
-      const slug = slugOfId(id);
-      if (slug !== undefined) ids.set(slug, id);
+    try {
+      for await (const e of Deno.readDir(this.dir)) {
+        if (!e.isFile || !e.name.endsWith(".json")) continue;
+        const id = e.name.slice(0, -".json".length);
+        const slug = slugOfId(id);
+        if (slug !== undefined) ids.set(slug, id);
+      }
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
     }
     this.#ids = ids;
-    this.#listed = identity;
+    this.#listed = true;
     return ids;
   }
 
@@ -180,9 +175,12 @@ export class SuspensionStore {
   async ofItem(ref: string): Promise<SuspensionRecord | undefined> {
     const item = parseWorkItem(ref);
     if (!item) return undefined;
-    const id = (await this.#index()).get(slugOf(item));
+    const slug = slugOf(item);
+    const index = await this.#index();
+    const id = index.get(slug);
     if (id === undefined) return undefined;
     const record = await this.get(id);
+    if (!record && index.get(slug) === id) index.delete(slug); // removed (a stop, the CLI)
     return record?.workItem === ref ? record : undefined;
   }
 
@@ -212,8 +210,9 @@ export class SuspensionStore {
     return undefined;
   }
 
-  /** Every record, oldest first. */
+  /** Every record on disk, oldest first (the folder listed afresh: the CLI reads with it). */
   async list(): Promise<SuspensionRecord[]> {
+    this.#listed = false;
     const ids = [...(await this.#index()).values()];
     const records = (await Promise.all(ids.map((id) => this.get(id))))
       .filter((r): r is SuspensionRecord => r !== undefined);
@@ -226,15 +225,16 @@ export class SuspensionStore {
     await writeFileAtomic(this.pathOf(record.id), JSON.stringify(record, null, 2) + "\n", {
       durable: this.#durable,
     });
-    // listed again at the next look: a folder's mtime may not move for two changes in one tick
-    this.#listed = undefined;
+    const slug = slugOfId(record.id);
+    if (this.#listed && slug !== undefined) this.#ids.set(slug, record.id);
   }
 
   /** Removes `id`'s record; false when it was not there. */
   async remove(id: string): Promise<boolean> {
     try {
       await Deno.remove(this.pathOf(id));
-      this.#listed = undefined;
+      const slug = slugOfId(id);
+      if (slug !== undefined && this.#ids.get(slug) === id) this.#ids.delete(slug);
       return true;
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return false;

@@ -85,8 +85,9 @@ async function ask<P extends PointName>(
   try {
     parked = turn.deps.hooks.suspensionOf?.(ctx);
   } catch { /* read as none */ }
-  const context = JSON.parse(JSON.stringify(ctx)) as Record<string, unknown>;
-  if (parked) throw new Suspended(parked, context);
+  // kept as it is (the call sites only read it): copied only if the turn parks
+  const context = ctx as unknown as Record<string, unknown>;
+  if (parked) throw new Suspended(parked, JSON.parse(JSON.stringify(context)));
   turn.asked.push({ point, context });
   return ctx;
 }
