@@ -27,12 +27,15 @@ import { type KeyPath, parseYaml, type Position } from "./yaml.ts";
 import type { CliConfig, EnvReader } from "./types.ts";
 
 export type {
+  BudgetsConfig,
   Channel,
   ChannelBase,
   ChannelType,
+  CiDelivery,
   CliConfig,
   Collaborator,
   CommandChannel,
+  DeliverConfig,
   EnvReader,
   Grant,
   Grants,

@@ -65,6 +65,31 @@ export type Reaction =
   | "rocket"
   | "eyes";
 
+/** A CI result as `routing.deliver.ci` names it. */
+export type CiDelivery = "failed" | "recovered" | "succeeded" | "pending";
+
+/** `routing.deliver`: per GitHub event, the actions delivered into a live session. */
+export interface DeliverConfig {
+  issues: string[];
+  pull_request: string[];
+  pull_request_review: string[];
+  pull_request_review_comment: string[];
+  issue_comment: string[];
+  ci: CiDelivery[];
+  /** Which `labeled`/`unlabeled` actions count: the auto-execute label's only, or any. */
+  labels: "auto-execute" | "any";
+}
+
+/** `routing.budgets`: each optional; `0` turns one off. */
+export interface BudgetsConfig {
+  deliveriesPerHour?: number;
+  spawnsPerDay?: number;
+  sessionHours?: number;
+  costUsd?: number;
+  tokens?: number;
+  turns?: number;
+}
+
 /** `webhooks.ghWebhook.routing`. */
 export interface RoutingConfig {
   enabled: boolean;
@@ -87,6 +112,14 @@ export interface RoutingConfig {
   /** The loop a work item walks unless it picks one (default `adhoc`). */
   loop: string;
   authorizedUsers: string[];
+  /** Bot logins (`name[bot]`) acted on; a bot is never authorized through `authorizedUsers`. */
+  authorizedBots: string[];
+  /** Which item actions reach a live session; the rest are settled `quiet-action`. */
+  deliver: DeliverConfig;
+  /** What one work item may spend before it is paused (`0` or absent: no limit). */
+  budgets: BudgetsConfig;
+  /** One author's comments into one item past `maxPerWindow` in `windowMinutes` pause it. */
+  loopGuard: { maxPerWindow: number; windowMinutes: number };
   /** Absolute path, or `""` for the daemon's own working directory. */
   spawnWorkdir: string;
   runner: "process" | "tmux";

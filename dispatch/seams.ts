@@ -41,9 +41,16 @@ export interface HarnessAdapter {
    * Headless (process runner): one prompt, answered and exited. `sessionId` continues that
    * conversation (`--resume`); absent, a new one starts (its id is read from the output).
    */
-  headless(o: { sessionId?: string; prompt: string; extraArgs: string[] }): string[];
+  headless(
+    o: { sessionId?: string; prompt: string; extraArgs: string[]; limits?: RunLimits },
+  ): string[];
   /** The conversation id a headless run printed (its JSON output), if any. */
   sessionIdFromOutput(stdout: string): string | undefined;
+  /**
+   * What a headless run reports it used (its JSON output), or `undefined` when the harness
+   * reports nothing (then a cost, token or turn budget is "not measured").
+   */
+  usageFromOutput(stdout: string): HarnessUsage | undefined;
 }
 
 /** What a runner needs to host one session. */
@@ -72,6 +79,32 @@ export interface SpawnResult {
   tmuxTarget: string;
 }
 
+/**
+ * What one harness run reports it used; each field absent when the harness does not report it.
+ * `costUsd` in US dollars, `tokens` input + output (cache reads and writes included), `turns` the
+ * agent's turns in that run.
+ */
+export interface HarnessUsage {
+  costUsd?: number;
+  tokens?: number;
+  turns?: number;
+}
+
+/** Per-run caps a harness enforces itself (from the remaining budget); absent = no cap. */
+export interface RunLimits {
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+}
+
+/** What a run is told beyond its prompt: its caps, and where to report what it used. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Caps for a headless run (the process runner passes them to the harness). */
+  limits?: RunLimits;
+  /** Called once per finished run with what it reported (never for tmux: not measured). */
+  onUsage?: (usage: HarnessUsage) => void;
+}
+
 /** Hosts harness sessions: `process` (headless subprocesses) or `tmux`. */
 export interface HarnessRunner {
   readonly kind: "process" | "tmux";
@@ -83,7 +116,7 @@ export interface HarnessRunner {
   spawn(
     s: HostedSession,
     prompt: string,
-    opts: { resume: boolean; signal?: AbortSignal },
+    opts: RunOptions & { resume: boolean },
   ): Promise<SpawnResult>;
   /**
    * Gives a live session one more prompt (tmux: pasted into its pane; process: a `--resume`
@@ -91,7 +124,7 @@ export interface HarnessRunner {
    * delivered, nothing started: relaunching it is the dispatcher's, through `session_spawn`).
    * A failure throws.
    */
-  deliver(s: HostedSession, prompt: string, opts: { signal?: AbortSignal }): Promise<boolean>;
+  deliver(s: HostedSession, prompt: string, opts: RunOptions): Promise<boolean>;
   /**
    * Ends the harness at closure: tmux kills the harness inside (SIGTERM, then SIGKILL after the
    * grace) and keeps or kills the session per `keepSessionOnClose`; process: nothing runs.

@@ -117,6 +117,14 @@ export interface RoutedEvent {
   label?: string;
   /** CI events only: what the run or status reports. */
   ci?: CiFacts;
+  /**
+   * An `edited` event's previous values (GitHub's `changes.<field>.from`): an issue's or pull
+   * request's `title` / `body` / `base` (the base branch's ref), a comment's or review's `body`.
+   * Absent when the payload carries no `changes` (then nothing the agent reads changed).
+   */
+  changed?: { title?: string; body?: string; base?: string };
+  /** The actor is a bot (a login ending in `[bot]`, or `type: "Bot"`). */
+  actorIsBot?: boolean;
 }
 
 /**
@@ -142,7 +150,9 @@ export type SettledReason =
   | "verdict-ignored"
   | "phase-label"
   | "suspended"
-  | "held";
+  | "held"
+  | "quiet-action"
+  | "budget-exceeded";
 
 /** Every settled reason, and what it says. */
 export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
@@ -169,6 +179,10 @@ export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
     "an `onError: suspend` hook broke: the operation is parked (`hooks.suspended`, one ⏸️ comment)",
   "held":
     "its work item is suspended: the event is held, on disk, and delivered in order on resume",
+  "quiet-action":
+    "an item action `routing.deliver` leaves out (an assignment, a milestone, an edit that changed nothing the agent reads, a passing CI run): no turn",
+  "budget-exceeded":
+    "the item crossed a `routing.budgets` limit or the loop guard: its session is paused (one comment, `budget.exceeded`) and the event is held",
 };
 
 /** The settled reasons that are also a `dispatch.dropped` event. */

@@ -81,6 +81,8 @@ const RELEASES: Readonly<Record<SettledReason, boolean>> = {
   // kept in the suspension record, delivered from there on resume
   "suspended": false,
   "held": false,
+  "quiet-action": false,
+  "budget-exceeded": false,
 };
 
 /**

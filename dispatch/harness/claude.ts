@@ -19,4 +19,5 @@ export const claudeAdapter: HarnessAdapter = {
   resume: (o) => [...o.extraArgs, "--resume", o.sessionId, ...promptTail(o.prompt)],
   headless: (o) => headlessArgs(o),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isUuid),
+  usageFromOutput: () => undefined,
 };

@@ -20,4 +20,5 @@ export const cursorAdapter: HarnessAdapter = {
   resume: (o) => [...o.extraArgs, "--resume", o.sessionId, ...promptTail(o.prompt)],
   headless: (o) => headlessArgs(o),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isToken),
+  usageFromOutput: () => undefined,
 };
