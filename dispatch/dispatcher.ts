@@ -55,6 +55,7 @@ import {
 } from "./turn/mod.ts";
 import { Lane, Slots } from "../async/mod.ts";
 import { terminalSafe } from "./_safe_runner.ts";
+import { grantFor, Meters } from "./turn/mod.ts";
 import type { SuspensionRecord } from "./suspensions/mod.ts";
 import { type Replay, replayed, replaysOf, resumedRecords } from "./turn/mod.ts";
 
@@ -88,6 +89,7 @@ export class SessionDispatcher implements Dispatcher {
       launches: new Slots(() => opts.config().maxConcurrentDispatches),
       replay: (record) => this.#replay(record),
       replaying: (id) => this.#replaying.has(id),
+      meters: new Meters(),
       reactions: new Lane({
         busy: () => {
           const { running, waiting } = this.load;
@@ -180,6 +182,11 @@ export class SessionDispatcher implements Dispatcher {
     const store = this.#deps.suspensions;
     if (!store || this.#replaying.has(record.id)) return;
     this.#replaying.add(record.id);
+    if (record.held.length === 0) {
+      // a pause that held nothing (a budget a run used up): done once resumed
+      void this.#queue.run(record.workItem, () => store.remove(record.id)).catch(() => {});
+      return;
+    }
     for (const { event, replay } of replaysOf(record)) {
       // each leaves the record once its turn is done, in the item's queue (never beside a turn
       // that rewrites the record)
@@ -204,7 +211,18 @@ export class SessionDispatcher implements Dispatcher {
     const store = this.#deps.suspensions;
     if (!store) return 0;
     const records = await resumedRecords(store);
-    for (const r of records) this.#replay(r);
+    for (const r of records) {
+      // a budget's pause resumed while no daemon ran: its window is granted here
+      if (r.budget && !this.#replaying.has(r.id)) {
+        await grantFor(this.#deps, r.workItem).catch((err) =>
+          this.#deps.events.emit("dispatch.registry_failed", {
+            work_item: r.workItem,
+            error: messageOf(err),
+          }, { level: "warning" })
+        );
+      }
+      this.#replay(r);
+    }
     return records.length;
   }
 

@@ -204,11 +204,21 @@ export interface RegisterInput {
   url?: string;
   /** Replace a live session of the same item (else `SessionExistsError`). */
   force?: boolean;
+  /** What the spawn's run reported it used (a headless harness). */
+  use?: HarnessUsage;
+}
+
+/** What a delivery's note carries besides its ids (see `state/usage.ts`). */
+export interface TouchOptions {
+  /** The authors of the comments and reviews among the ids (the loop guard counts them). */
+  by?: string[];
+  /** What the run that delivered them reported it used. */
+  use?: HarnessUsage;
 }
 
 /** What `SessionStore.update` may change. */
 export type SessionPatch =
-  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">>
+  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd" | "usage">>
   & {
     /** The agent's open question; `null` closes the wait. */
     awaitingInput?: SessionRecord["awaitingInput"] | null;
@@ -266,7 +276,13 @@ export interface DispatchSessions {
   live(ref: string): Promise<SessionRecord | undefined>;
   update(ref: string, patch: SessionPatch): Promise<SessionRecord | undefined>;
   /** Notes delivery ids on the live session (at-most-once). */
-  touch(ref: string, deliveryIds: string | string[]): Promise<SessionRecord | undefined>;
+  touch(
+    ref: string,
+    deliveryIds: string | string[],
+    opts?: TouchOptions,
+  ): Promise<SessionRecord | undefined>;
+  /** The record of `ref` whatever its status (a closed one: the item's launches of the day). */
+  get?(ref: string): Promise<SessionRecord | undefined>;
   close(ref: string, opts?: { reason?: string }): Promise<SessionRecord | undefined>;
   /** Marks delivery ids in flight before their paste (`landed`: delivered, note still behind). */
   fly?(

@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { countDelivery, countRun, type RunUse, type SessionUsage } from "./usage.ts";
 
 /** One line of the log. */
 export interface DeliveryNote {
@@ -39,6 +40,13 @@ export interface DeliveryNote {
    * as delivered first. So at most one batch per session is ever in flight unnoted.
    */
   landed?: string[];
+  /**
+   * The authors of the comments and reviews among the delivered ids (one entry each): what the
+   * loop guard counts (`usage.ts`).
+   */
+  by?: string[];
+  /** What the run that delivered them reported it used. */
+  use?: RunUse;
 }
 
 /** How many ids in flight a record remembers (newest last). */
@@ -57,7 +65,9 @@ function isNote(v: unknown): v is DeliveryNote {
     (n.rev === undefined || typeof n.rev === "string") &&
     (n.flying === undefined || n.flying === true) &&
     (n.landed === undefined ||
-      (Array.isArray(n.landed) && n.landed.every((id) => typeof id === "string")));
+      (Array.isArray(n.landed) && n.landed.every((id) => typeof id === "string"))) &&
+    (n.by === undefined || (Array.isArray(n.by) && n.by.every((a) => typeof a === "string"))) &&
+    (n.use === undefined || (typeof n.use === "object" && n.use !== null));
 }
 
 /** The log beside the record file `recordPath` (`x.json` → `x.deliveries.jsonl`). */
@@ -97,16 +107,31 @@ export function applyNotes(
     lastEventAt: string | null;
     rev?: string;
     inFlight?: string[];
+    usage?: SessionUsage;
   },
   notes: readonly DeliveryNote[],
   keep: number,
-): { recentDeliveries: string[]; lastEventAt: string | null; inFlight?: string[] } {
+): {
+  recentDeliveries: string[];
+  lastEventAt: string | null;
+  inFlight?: string[];
+  usage?: SessionUsage;
+} {
   let recent = state.recentDeliveries;
+  let usage = state.usage;
   let lastEventAt = state.lastEventAt;
   let flying = state.inFlight ?? [];
   for (const note of notes) {
     if (note.rev !== state.rev) continue; // noted against an earlier version of the record
     const delivered = note.flying ? note.landed ?? [] : note.ids;
+    if (usage) {
+      // each delivery counted once: when it lands (a flying note's `landed`, or its own note)
+      const counted = new Set(recent);
+      const fresh = delivered.filter((d) => !counted.has(d));
+      const at = new Date(note.at);
+      if (fresh.length > 0) usage = countDelivery(usage, { at, n: fresh.length, authors: note.by });
+      if (note.use) usage = countRun(usage, note.use);
+    }
     if (delivered.length > 0) {
       flying = flying.filter((d) => !delivered.includes(d));
       recent = recent.filter((d) => !delivered.includes(d));
@@ -123,6 +148,7 @@ export function applyNotes(
     recentDeliveries: recent.slice(-keep),
     lastEventAt,
     ...(inFlight.length > 0 || state.inFlight ? { inFlight } : {}),
+    ...(usage ? { usage } : {}),
   };
 }
 

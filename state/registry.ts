@@ -25,6 +25,7 @@ import {
 } from "./_deliveries_log.ts";
 import { identityOf, RecordCache } from "./_record_cache.ts";
 import { DirListing } from "./stat_gate.ts";
+import type { SessionUsage } from "./usage.ts";
 import { parseWorkItem, slugOf, type WorkItemRef } from "./work_item.ts";
 
 /** How many delivery ids a record remembers (newest last). */
@@ -62,6 +63,11 @@ export interface SessionRecord {
    * session awaits no input. The next authorized comment (or `the-loop reply`) answers it.
    */
   awaitingInput?: AwaitingInput;
+  /**
+   * What the session has used, against `routing.budgets` and the loop guard (`usage.ts`);
+   * absent on a record written before budgets existed (then nothing is counted for it).
+   */
+  usage?: SessionUsage;
   /**
    * Changes at every write of the file (a random word); the lines of the deliveries log name the
    * one they were noted against. Absent in files from before the log, until their next write.

@@ -132,8 +132,21 @@ async function resume(ctx: CliContext, target: string, flags: ResumeFlags): Prom
     println(ctx, `nothing suspended for ${target}: nothing to resume`);
     return;
   }
-  // a running daemon marks it itself, in the item's queue (a mark written here could overwrite
-  // an event the daemon was just holding); with none running, the mark waits for its start
+  println(ctx, await resumeRecord(ctx, store, record, by));
+}
+
+/**
+ * Resumes `record` from the CLI (also `sessions resume` of an item a budget paused): the running
+ * daemon is told (it marks the record in the item's queue — a mark written here could overwrite
+ * an event it was just holding — grants a budget's window and delivers the held events); with
+ * none answering, the mark is written here and waits for its start. What happened, as a line.
+ */
+export async function resumeRecord(
+  ctx: CliContext,
+  store: SuspensionStore,
+  record: SuspensionRecord,
+  by: string,
+): Promise<string> {
   const { tellDaemon } = await import("../_verb.ts");
   const answer = await tellDaemon(ctx, {
     v: 1,
@@ -148,12 +161,8 @@ async function resume(ctx: CliContext, target: string, flags: ResumeFlags): Prom
   const n = record.held.length;
   const held = `${n} held ${n === 1 ? "delivery" : "deliveries"}`;
   if (answer && answer.exit === 0) {
-    println(ctx, `resumed ${record.id} (${record.workItem}): the daemon delivers the ${held}`);
-  } else {
-    println(
-      ctx,
-      `resumed ${record.id} (${record.workItem}): no daemon answered; the ${held} go ` +
-        "when the daemon starts (the-loop poll start, or gh-webhook start)",
-    );
+    return `resumed ${record.id} (${record.workItem}): the daemon delivers the ${held}`;
   }
+  return `resumed ${record.id} (${record.workItem}): no daemon answered; the ${held} go ` +
+    "when the daemon starts (the-loop poll start, or gh-webhook start)";
 }

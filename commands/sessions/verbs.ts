@@ -170,7 +170,11 @@ async function run(
     if (result.recorded && flags.comment) {
       await announce({ ctx, loaded, item, command, actor, events });
     }
-    if (result.status === "rejected") throw new Error(refusal(item, result.reason));
+    // a budget's pause: its held events go in with one more window (the daemon grants it)
+    const budget = command === "resume"
+      ? await resumeBudgetPause(ctx, loaded.config.state.root, item, actor)
+      : false;
+    if (result.status === "rejected" && !budget) throw new Error(refusal(item, result.reason));
   } finally {
     await engine.reset();
   }
@@ -236,6 +240,22 @@ function refusal(item: WorkItemRef, reason: string | undefined): string {
 }
 
 /** `sessions stop`: the item's parked operation (if any) and its held deliveries are discarded. */
+/** Resumes the item's suspension when a budget paused it; whether there was one. */
+async function resumeBudgetPause(
+  ctx: CliContext,
+  root: string,
+  item: WorkItemRef,
+  by: string,
+): Promise<boolean> {
+  const { SuspensionStore, suspensionsDir } = await import("../../dispatch/mod.ts");
+  const store = new SuspensionStore({ dir: suspensionsDir(root) });
+  const record = await store.ofItem(item.ref);
+  if (!record?.budget || record.resumed) return false;
+  const { resumeRecord } = await import("../hooks/suspended.ts");
+  println(ctx, await resumeRecord(ctx, store, record, by));
+  return true;
+}
+
 async function discardSuspension(
   ctx: CliContext,
   root: string,

@@ -20,7 +20,8 @@ import { join } from "node:path";
 import type { EventSink } from "../../events/mod.ts";
 import { RECENT_DELIVERIES, type RegistryDir, type SessionRecord } from "../../state/registry.ts";
 import { GITHUB_HOST, parseWorkItem, slugOf, type WorkItemRef } from "../../state/work_item.ts";
-import type { DispatchSessions, RegisterInput, SessionPatch } from "../seams.ts";
+import type { DispatchSessions, RegisterInput, SessionPatch, TouchOptions } from "../seams.ts";
+import { countRun, freshUsage, type SessionUsage } from "../../state/usage.ts";
 import { withFileLock } from "./_lock.ts";
 
 export { RECENT_DELIVERIES };
@@ -86,6 +87,19 @@ function workItemField(item: WorkItemRef): SessionRecord["workItem"] {
 }
 
 /** Orders records by host, owner, repo, then number (so `#9` comes before `#10`). */
+/**
+ * A new session's usage: its launch joins the item's launches of the last day (kept from the
+ * session before it), and what its first run reported is counted.
+ */
+function usageOf(
+  input: RegisterInput,
+  previous: SessionRecord | undefined,
+  now: Date,
+): SessionUsage {
+  const fresh = freshUsage({ now, launches: previous?.usage?.launches ?? [] });
+  return input.use ? countRun(fresh, input.use) : fresh;
+}
+
 function byRef(a: SessionRecord, b: SessionRecord): number {
   const [x, y] = [a.workItem, b.workItem];
   return (x.host ?? "").localeCompare(y.host ?? "") || x.owner.localeCompare(y.owner) ||
@@ -145,6 +159,7 @@ export class SessionStore implements DispatchSessions {
         tmuxTarget: input.tmuxTarget ?? "",
         recentDeliveries: [],
         url: input.url ?? "",
+        usage: usageOf(input, current, this.#now()),
       };
       return { write: record, result: { record, replaced: isLive(current) } };
     });
@@ -192,15 +207,21 @@ export class SessionStore implements DispatchSessions {
    * joins `recentDeliveries` in order (the last {@linkcode RECENT_DELIVERIES}, newest last; a
    * repeat moves to the end). `undefined` when there is no live session.
    */
-  touch(ref: string, deliveryIds: string | string[]): Promise<SessionRecord | undefined> {
+  touch(
+    ref: string,
+    deliveryIds: string | string[],
+    opts: TouchOptions = {},
+  ): Promise<SessionRecord | undefined> {
     const ids = typeof deliveryIds === "string" ? [deliveryIds] : deliveryIds;
+    const by = opts.by?.length ? { by: opts.by } : {};
+    const use = opts.use ? { use: opts.use } : {};
     const item = itemOf(ref);
     // a line appended to the session's deliveries log, not a rewrite of its file: a note per
     // batch, and a rename each would be most of a burst's time on the daemon's thread
     return withFileLock(this.lockPathOf(item), async () => {
       const current = await this.registry.get(item.ref);
       if (!isLive(current)) return undefined;
-      return await this.registry.note(current, { at: this.nowIso(), ids });
+      return await this.registry.note(current, { at: this.nowIso(), ids, ...by, ...use });
     });
   }
 

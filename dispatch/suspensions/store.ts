@@ -23,6 +23,7 @@ import { writeFileAtomic } from "../../state/atomic.ts";
 import { parseWorkItem, slugOf } from "../../state/work_item.ts";
 import type { PointName } from "../../lifecycle/sdk/mod.ts";
 import type { RoutedEvent } from "../types.ts";
+import type { BudgetBreach } from "../../state/usage.ts";
 
 /** The suspensions' folder of a state root: `<state.root>/suspended`. */
 export function suspensionsDir(stateRoot: string): string {
@@ -79,6 +80,11 @@ export interface SuspensionRecord {
   commentUrl?: string | null;
   /** Set when resumed: the held deliveries are being delivered; the file goes when they are. */
   resumed?: { at: string; by: string };
+  /**
+   * A budget's pause (`routing.budgets`, the loop guard), not a hook's: which limit, what was
+   * used (then `hook` is `""`, `declared` is `"budget"`). A resume grants one more window.
+   */
+  budget?: BudgetBreach;
   held: HeldDelivery[];
 }
 
@@ -126,6 +132,7 @@ export class SuspensionStore {
   /** slug → id of the records on disk (see `#index`). */
   #ids = new Map<string, string>();
   #listed = false;
+  readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(o: SuspensionStoreOptions) {
     this.dir = o.dir;
@@ -220,6 +227,23 @@ export class SuspensionStore {
   }
 
   /** Writes `record` atomically (creating the folder when needed). */
+  /**
+   * Runs `step` alone among this store's steps for `ref` (in this process): a read, then a
+   * write, with no other append to the item's record in between (holds come from a turn and
+   * from a batch at once).
+   */
+  async withItem<T>(ref: string, step: () => Promise<T>): Promise<T> {
+    const before = this.#locks.get(ref) ?? Promise.resolve();
+    const run = before.then(step, step);
+    const settled = run.catch(() => {});
+    this.#locks.set(ref, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.#locks.get(ref) === settled) this.#locks.delete(ref);
+    }
+  }
+
   async put(record: SuspensionRecord): Promise<void> {
     await Deno.mkdir(this.dir, { recursive: true });
     await writeFileAtomic(this.pathOf(record.id), JSON.stringify(record, null, 2) + "\n", {

@@ -10,7 +10,9 @@
 import { messageOf } from "../../errors.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import { slugOf, webUrlOf } from "../../state/work_item.ts";
-import type { HarnessName, HostedSession } from "../seams.ts";
+import type { HarnessName, HarnessUsage, HostedSession, RunLimits } from "../seams.ts";
+import type { SessionUsage } from "../../state/usage.ts";
+import { afterRun, guardedAuthor, launchBreach, limitsFor, pauseForBudget } from "./_budget.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
 import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
@@ -58,6 +60,10 @@ export async function spawnFor(
   }
   const refused = await ensureStarted(turn, { ...o, harness });
   if (refused) return refused;
+  // the item's launches of the day (kept from its earlier sessions): a respawn storm pauses
+  const previous = await deps.sessions.get?.(turn.ref).catch(() => undefined);
+  const storm = launchBreach(turn, previous);
+  if (storm) return (await pauseForBudget(turn, storm, [{ turn, event }], undefined))!;
   turn.pickup();
   const item = event.workItem;
   let cwd = config.spawnWorkdir || deps.spawnWorkdir;
@@ -95,15 +101,24 @@ export async function spawnFor(
     ...(deps.sessionEnv ? { env: deps.sessionEnv(item.ref) } : {}),
   };
   let result;
+  let use: HarnessUsage | undefined;
+  const limits = limitsFor(turn, undefined);
   try {
     result = await turn.harness(
       `spawning ${harness}`,
-      (signal) => deps.runner.spawn(hosted, v.prompt, { resume: false, signal }),
+      (signal) =>
+        deps.runner.spawn(hosted, v.prompt, {
+          resume: false,
+          signal,
+          ...(limits ? { limits } : {}),
+          onUsage: (u) => use = u,
+        }),
     );
   } catch (err) {
     return { outcome: turn.failed("spawn", err) };
   }
   let record: SessionRecord;
+  let touched: SessionRecord | undefined;
   try {
     record = await deps.sessions.register({
       item,
@@ -112,8 +127,15 @@ export async function spawnFor(
       cwd,
       tmuxTarget: result.tmuxTarget,
       url: itemUrl(event),
+      ...(use ? { use } : {}),
     });
-    await deps.sessions.touch(item.ref, event.deliveryId);
+    // the spawn is the session's first delivery (and its trigger's author's first word)
+    const author = guardedAuthor(event);
+    touched = await deps.sessions.touch(
+      item.ref,
+      event.deliveryId,
+      author ? { by: [author] } : {},
+    );
   } catch (err) {
     // a harness nobody can find is worse than none: end it, and let the delivery retry
     await deps.runner.close({ ...hosted, tmuxTarget: result.tmuxTarget }).catch(() => {});
@@ -133,6 +155,9 @@ export async function spawnFor(
   });
   if (after.announce && config.announce.enabled) await announce(turn, record);
   await enterLoop(turn, record);
+  // the spawn's run took a sum to its limit: it was the last before a resume
+  const spent = touched ? afterRun(turn, touched, undefined) : undefined;
+  if (spent) await pauseForBudget(turn, spent, [], touched);
   return { outcome: { status: "delivered", detail: "spawned" } };
 }
 
@@ -146,6 +171,7 @@ export async function respawn(
   turn: Turn,
   hosted: HostedSession,
   prompt: string,
+  o: { limits?: RunLimits; onUsage?: (u: HarnessUsage) => void; usage?: SessionUsage } = {},
 ): Promise<Handled | undefined> {
   const { deps, config } = turn;
   const v = await askSpawn(turn, {
@@ -163,7 +189,13 @@ export async function respawn(
   try {
     result = await turn.harness(
       `respawning ${hosted.harness}`,
-      (signal) => deps.runner.spawn(relaunched, v.prompt, { resume, signal }),
+      (signal) =>
+        deps.runner.spawn(relaunched, v.prompt, {
+          resume,
+          signal,
+          ...(o.limits ? { limits: o.limits } : {}),
+          ...(o.onUsage ? { onUsage: o.onUsage } : {}),
+        }),
     );
   } catch (err) {
     return { outcome: turn.failed("respawn", err) };
@@ -174,6 +206,8 @@ export async function respawn(
     ...(result.tmuxTarget && result.tmuxTarget !== hosted.tmuxTarget
       ? { tmuxTarget: result.tmuxTarget }
       : {}),
+    // the relaunch counted against `spawnsPerDay`
+    ...(o.usage ? { usage: o.usage } : {}),
   };
   if (Object.keys(patch).length > 0) {
     await deps.sessions.update(turn.ref, patch).catch((err) =>

@@ -22,7 +22,7 @@
  * @module
  */
 import type { Delivery, DeliveryQueue, Handled } from "./turn.ts";
-import type { HostedSession } from "../seams.ts";
+import type { HarnessUsage, HostedSession } from "../seams.ts";
 import { Slots } from "../../async/mod.ts";
 
 /**
@@ -55,6 +55,8 @@ export interface Sent {
   hosted: HostedSession;
   /** How many events its paste carried. */
   batch: number;
+  /** What the run reported it used (on the first of the batch; noted with it). */
+  use?: HarnessUsage;
 }
 
 /**

@@ -34,6 +34,8 @@ import { parseControl } from "../keywords.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
 import { postComment } from "./comments.ts";
+import { grantWindow } from "./_budget.ts";
+import type { BudgetBreach } from "../../state/usage.ts";
 
 /** What the engine says of a parked chain (`Suspension` of `lifecycle/mod.ts`). */
 export type ParkedChain = Suspension;
@@ -48,6 +50,11 @@ export class Suspended extends Error {
     this.chain = chain;
     this.context = context;
   }
+}
+
+/** A budget's name as a comment says it. */
+function budgetName(b: BudgetBreach): string {
+  return b.budget === "loop-guard" ? "the loop guard" : `\`routing.budgets.${b.budget}\``;
 }
 
 /** What the point's name reads as in the comment. */
@@ -77,7 +84,8 @@ function storedContext(turn: Turn, ctx: Record<string, unknown>): Record<string,
   }
 }
 
-function heldOf(turn: Turn, event: RoutedEvent, asked?: AskedPoint[]): HeldDelivery {
+/** `event` as a held delivery (with the points its turn asked before it was held). */
+export function heldOf(turn: Turn, event: RoutedEvent, asked?: AskedPoint[]): HeldDelivery {
   // what the points answered is stored scrubbed too (a replay then sees the scrubbed values)
   const stored = asked?.map((a) => ({ point: a.point, context: storedContext(turn, a.context) }));
   return {
@@ -225,9 +233,19 @@ function isText(event: RoutedEvent): boolean {
 
 /** Appends `event` to the record's held deliveries, durably, then settles it `held`. */
 async function hold(turn: Turn, record: SuspensionRecord, event: RoutedEvent): Promise<Handled> {
-  const next = { ...record, held: [...record.held, heldOf(turn, event)] };
+  const store = turn.deps.suspensions!;
+  let next: SuspensionRecord;
   try {
-    await turn.deps.suspensions!.put(next);
+    // read again under the item's lock: a batch held behind a budget's pause appends too
+    next = await store.withItem(turn.ref, async () => {
+      const now = (await store.get(record.id)) ?? record;
+      const held = now.held.some((h) => h.deliveryId === event.deliveryId)
+        ? now.held
+        : [...now.held, heldOf(turn, event)];
+      const next = { ...now, held };
+      await store.put(next);
+      return next;
+    });
   } catch (err) {
     return { outcome: turn.failed("dispatch", new Error(`holding the event: ${messageOf(err)}`)) };
   }
@@ -311,6 +329,8 @@ export async function resumeSuspension(
       return;
     }
   }
+  // a budget's pause: one more window, and the session active again, before the held go in
+  if (record.budget) await grantWindow(turn);
   turn.emit("hooks.resumed", {
     id: record.id,
     point: record.point,
@@ -321,13 +341,19 @@ export async function resumeSuspension(
   });
   turn.deps.replay(resumed);
   const n = record.held.length;
+  const follow = n === 0
+    ? "nothing was held"
+    : n === 1
+    ? "the held event follows"
+    : `the ${n} held events follow, in order`;
   await postComment(
     turn,
     "refusal",
-    `▶️ **the-loop** resumed ${OPERATION[record.point]} (suspended by \`${record.hook}\`), ` +
-      `as ${o.by} asked; ${
-        n === 1 ? "the held event follows" : `the ${n} held events follow, in order`
-      }.`,
+    record.budget
+      ? `▶️ **the-loop** resumed this item's session (paused by ${budgetName(record.budget)}), ` +
+        `as ${o.by} asked, with one more window; ${follow}.`
+      : `▶️ **the-loop** resumed ${OPERATION[record.point]} (suspended by \`${record.hook}\`), ` +
+        `as ${o.by} asked; ${follow}.`,
   );
 }
 
@@ -352,7 +378,8 @@ export function replaysOf(record: SuspensionRecord): { event: RoutedEvent; repla
     replay: {
       id: record.id,
       asked: h.asked ?? [],
-      ...(i === 0
+      // a budget's pause parked no chain: every held delivery goes on from the start
+      ...(i === 0 && !record.budget
         ? {
           resume: {
             point: record.point,

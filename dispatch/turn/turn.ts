@@ -11,6 +11,7 @@ import type { RoutingConfig } from "../../config/mod.ts";
 import { messageOf } from "../../errors.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { SessionDispatcherOptions, StartMarks } from "../seams.ts";
+import type { Meters } from "./_budget.ts";
 import type { PromptTemplates } from "../prompts.ts";
 import type {
   DispatchFailure,
@@ -52,6 +53,8 @@ export interface Deps extends Omit<SessionDispatcherOptions, "templates" | "star
   replay: (record: SuspensionRecord) => void;
   /** Whether this process queued `id`'s held deliveries already. */
   replaying: (id: string) => boolean;
+  /** Each session's usage against its budgets, as this process counted it (`_budget.ts`). */
+  meters: Meters;
 }
 
 /** The reactions a turn gives: on pickup, then done or failed. */
