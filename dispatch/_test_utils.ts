@@ -19,7 +19,10 @@ import type {
   DispatchGitHub,
   DispatchHooks,
   DispatchRunner,
+  HarnessUsage,
   HostedSession,
+  RunLimits,
+  RunOptions,
   SpawnResult,
 } from "./seams.ts";
 import { hostedOf, SessionControl, SessionStore } from "./sessions/mod.ts";
@@ -45,6 +48,8 @@ export interface RunnerCall {
   prompt?: string;
   resume?: boolean;
   harnessSessionId?: string;
+  /** The caps the run was given (absent: none). */
+  limits?: RunLimits;
 }
 
 /** A runner that records and, when told, holds its calls until released. */
@@ -55,6 +60,12 @@ export class FakeRunner implements DispatchRunner {
   gate: (call: RunnerCall, signal?: AbortSignal) => Promise<void> | void = () => {};
   /** false: the harness is gone, and a delivery finds it so (nothing recorded, `false`). */
   isAlive = true;
+  /**
+   * What each spawn and delivery reports it used (to `onUsage`, once the call's gate let it
+   * through; a call whose gate throws reports nothing), as the process runner does; absent:
+   * nothing reported (tmux, or a harness that reports nothing).
+   */
+  usage?: HarnessUsage | ((call: RunnerCall) => HarnessUsage | undefined);
   running = 0;
   maxRunning = 0;
 
@@ -62,30 +73,33 @@ export class FakeRunner implements DispatchRunner {
     this.kind = kind;
   }
 
-  async #take(call: RunnerCall, signal?: AbortSignal): Promise<void> {
+  async #take(call: RunnerCall, opts: RunOptions): Promise<void> {
+    if (opts.limits) call.limits = opts.limits;
     this.calls.push(call);
     this.running++;
     this.maxRunning = Math.max(this.maxRunning, this.running);
     try {
-      await this.gate(call, signal);
+      await this.gate(call, opts.signal);
     } finally {
       this.running--;
     }
+    const usage = typeof this.usage === "function" ? this.usage(call) : this.usage;
+    if (usage) opts.onUsage?.(usage);
   }
 
   async spawn(
     s: HostedSession,
     prompt: string,
-    opts: { resume: boolean; signal?: AbortSignal },
+    opts: RunOptions & { resume: boolean },
   ): Promise<SpawnResult> {
-    const call = {
+    const call: RunnerCall = {
       op: "spawn" as const,
       ref: s.ref,
       prompt,
       resume: opts.resume,
       harnessSessionId: s.harnessSessionId,
     };
-    await this.#take(call, opts.signal);
+    await this.#take(call, opts);
     return {
       harnessSessionId: s.harnessSessionId || "chat-1",
       tmuxTarget: this.kind === "tmux" ? `loop-${s.slug}` : "",
@@ -95,10 +109,10 @@ export class FakeRunner implements DispatchRunner {
   async deliver(
     s: HostedSession,
     prompt: string,
-    opts: { signal?: AbortSignal },
+    opts: RunOptions,
   ): Promise<boolean> {
     if (!this.isAlive) return false;
-    await this.#take({ op: "deliver", ref: s.ref, prompt }, opts.signal);
+    await this.#take({ op: "deliver", ref: s.ref, prompt }, opts);
     return true;
   }
 

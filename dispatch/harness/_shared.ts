@@ -1,6 +1,7 @@
 /**
- * What both adapters share: where a prompt goes in an argv, and how a headless run's JSON
- * result names its conversation.
+ * What both adapters share: where a prompt goes in an argv, how a headless run's JSON result
+ * names its conversation and is found in the output, and how per-run caps become flags the
+ * operator's own `extraArgs` did not already set.
  *
  * @module
  */
@@ -17,16 +18,38 @@ export function promptTail(prompt: string | undefined): string[] {
 
 /**
  * The headless form shared by `claude` and `cursor-agent`:
- * `<extra…> -p <prompt> [--resume <id>] --output-format json`. A prompt that starts with a dash
- * moves after `--` at the end, where it can only be the positional prompt.
+ * `<extra…> -p <prompt> [--resume <id>] --output-format json [<flags…>]` (`flags`: the adapter's
+ * own, its caps). A prompt that starts with a dash moves after `--` at the end, where it can only
+ * be the positional prompt.
  */
 export function headlessArgs(
   o: { sessionId?: string; prompt: string; extraArgs: string[] },
+  flags: string[] = [],
 ): string[] {
   const resume = o.sessionId ? ["--resume", o.sessionId] : [];
-  const format = ["--output-format", "json"];
-  if (o.prompt.startsWith("-")) return [...o.extraArgs, "-p", ...resume, ...format, "--", o.prompt];
-  return [...o.extraArgs, "-p", o.prompt, ...resume, ...format];
+  const tail = ["--output-format", "json", ...flags];
+  if (o.prompt.startsWith("-")) return [...o.extraArgs, "-p", ...resume, ...tail, "--", o.prompt];
+  return [...o.extraArgs, "-p", o.prompt, ...resume, ...tail];
+}
+
+/**
+ * The JSON objects a headless run printed, most likely result first: the whole output as one
+ * object (`--output-format json` prints one), then each line from the last (`stream-json`, or
+ * noise before the result). Arrays, scalars and lines that are not JSON are skipped.
+ */
+function* jsonObjectsOf(stdout: string): Generator<Record<string, unknown>> {
+  const text = stdout.trim();
+  if (!text) return;
+  for (const c of [text, ...text.split("\n").reverse()]) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(c.trim());
+    } catch {
+      continue;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
+    yield parsed as Record<string, unknown>;
+  }
 }
 
 /**
@@ -36,21 +59,41 @@ export function headlessArgs(
  * conversation; `valid` rejects anything that is not a plausible id.
  */
 export function sessionIdOf(stdout: string, valid: (id: string) => boolean): string | undefined {
-  const text = stdout.trim();
-  if (!text) return undefined;
-  const candidates = [text, ...text.split("\n").reverse()];
-  for (const c of candidates) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(c.trim());
-    } catch {
-      continue;
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
-    const id = (parsed as Record<string, unknown>).session_id;
+  for (const parsed of jsonObjectsOf(stdout)) {
+    const id = parsed.session_id;
     if (typeof id === "string" && valid(id)) return id;
   }
   return undefined;
+}
+
+/**
+ * The result object of a headless run: the first JSON object (in {@linkcode jsonObjectsOf}'s
+ * order) whose `type` is `"result"` or absent; `undefined` when there is none (a run killed
+ * before its end, a failure that printed only to stderr, garbage).
+ */
+export function resultOf(stdout: string): Record<string, unknown> | undefined {
+  for (const parsed of jsonObjectsOf(stdout)) {
+    if (parsed.type === undefined || parsed.type === "result") return parsed;
+  }
+  return undefined;
+}
+
+/** A non-negative finite number (a cost), else `undefined`. */
+export function amountOf(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
+/** A non-negative whole number (a token or turn count), else `undefined`. */
+export function countOf(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
+}
+
+/**
+ * Whether the operator's `extraArgs` already set `flag` (`--max-turns 5` or `--max-turns=5`):
+ * then the adapter adds none of its own, and the operator's value is the one in force.
+ */
+export function hasFlag(extraArgs: string[], flag: string): boolean {
+  return extraArgs.some((a) => a === flag || a.startsWith(`${flag}=`));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

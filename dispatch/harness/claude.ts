@@ -2,13 +2,86 @@
  * Claude Code (`claude`). Interactive: `claude <extra…> --session-id <uuid> <prompt>` (the id is
  * pre-assigned, so a new conversation's id is known before it starts) and
  * `claude <extra…> --resume <uuid> [prompt]`. Headless:
- * `claude <extra…> -p <prompt> [--resume <uuid>] --output-format json`, whose result object
- * carries `session_id`.
+ * `claude <extra…> -p <prompt> [--resume <uuid>] --output-format json [--max-turns N]
+ * [--max-budget-usd X]`, whose result object carries `session_id`, and what the run used:
+ * `total_cost_usd`, `usage` (input, output, cache-write and cache-read tokens) and `num_turns`.
+ * The caps come from the run's limits; a cap the operator already set in `harnessArgs.claude`
+ * is left to the operator's value (never given twice). A run stopped by a cap exits 1 with an
+ * `error_max_turns` or `error_max_budget_usd` result, which still carries what it used.
  *
  * @module
  */
-import type { HarnessAdapter } from "../seams.ts";
-import { headlessArgs, isUuid, promptTail, sessionIdOf } from "./_shared.ts";
+import type { HarnessAdapter, HarnessUsage, RunLimits } from "../seams.ts";
+import {
+  amountOf,
+  countOf,
+  hasFlag,
+  headlessArgs,
+  isUuid,
+  promptTail,
+  resultOf,
+  sessionIdOf,
+} from "./_shared.ts";
+
+/** Each run limit's flag and how its value is written (`undefined`: no cap). */
+const CAPS: Record<keyof RunLimits, { flag: string; value: (n: number) => string | undefined }> = {
+  // a whole number of turns, at least one
+  maxTurns: {
+    flag: "--max-turns",
+    value: (n) => Number.isFinite(n) ? String(Math.max(1, Math.floor(n))) : undefined,
+  },
+  // dollars to four decimals, at least $0.0001 (a cap of nothing is still a cap)
+  maxBudgetUsd: {
+    flag: "--max-budget-usd",
+    value: (n) => Number.isFinite(n) ? String(Math.max(0.0001, Number(n.toFixed(4)))) : undefined,
+  },
+};
+
+/**
+ * The cap flags for `limits`: each limit set to a finite number becomes its flag, unless
+ * `extraArgs` already has that flag (the operator's value wins).
+ */
+export function claudeCapArgs(limits: RunLimits | undefined, extraArgs: string[]): string[] {
+  if (!limits) return [];
+  const out: string[] = [];
+  for (const key of Object.keys(CAPS) as (keyof RunLimits)[]) {
+    const n = limits[key];
+    if (typeof n !== "number" || hasFlag(extraArgs, CAPS[key].flag)) continue;
+    const value = CAPS[key].value(n);
+    if (value !== undefined) out.push(CAPS[key].flag, value);
+  }
+  return out;
+}
+
+/** The token counts of Claude's `usage` object, summed (all four kinds count). */
+const TOKEN_FIELDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+] as const;
+
+/**
+ * What a headless run's result reports it used: `total_cost_usd` → `costUsd`, the `usage` token
+ * counts summed → `tokens`, `num_turns` → `turns`; a field missing or malformed is left out, and
+ * a result with none of them (or no result at all) is `undefined`. Never throws.
+ */
+export function claudeUsageOf(stdout: string): HarnessUsage | undefined {
+  const result = resultOf(stdout);
+  if (!result) return undefined;
+  const usage: HarnessUsage = {};
+  const cost = amountOf(result.total_cost_usd);
+  if (cost !== undefined) usage.costUsd = cost;
+  const u = result.usage;
+  if (typeof u === "object" && u !== null && !Array.isArray(u)) {
+    const counts = TOKEN_FIELDS.map((f) => countOf((u as Record<string, unknown>)[f]))
+      .filter((n) => n !== undefined);
+    if (counts.length) usage.tokens = counts.reduce((a, b) => a + b, 0);
+  }
+  const turns = countOf(result.num_turns);
+  if (turns !== undefined) usage.turns = turns;
+  return Object.keys(usage).length ? usage : undefined;
+}
 
 /** The `claude` adapter. */
 export const claudeAdapter: HarnessAdapter = {
@@ -17,7 +90,7 @@ export const claudeAdapter: HarnessAdapter = {
   preassignsId: true,
   interactive: (o) => [...o.extraArgs, "--session-id", o.sessionId, ...promptTail(o.prompt)],
   resume: (o) => [...o.extraArgs, "--resume", o.sessionId, ...promptTail(o.prompt)],
-  headless: (o) => headlessArgs(o),
+  headless: (o) => headlessArgs(o, claudeCapArgs(o.limits, o.extraArgs)),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isUuid),
-  usageFromOutput: () => undefined,
+  usageFromOutput: claudeUsageOf,
 };

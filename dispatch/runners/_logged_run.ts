@@ -4,6 +4,8 @@
  * header line, bounded by a timeout (SIGTERM to the tree, SIGKILL after the grace). The header
  * names the argv with the prompt replaced by `<prompt: N chars>`: prompts are long and carry
  * untrusted text (issue and comment bodies), so the log records that a prompt was given, not what.
+ * Once the process has exited — whatever way, a failure and a kill included — `ended` is handed
+ * the stdout kept (a harness stopped by its own cap prints its result and exits non-zero).
  *
  * @module
  */
@@ -28,6 +30,11 @@ export interface LoggedRun {
   track(stop: () => Promise<void>): () => void;
   /** Names the run in messages: `claude for github:o/r#1`. */
   label: string;
+  /**
+   * Called once when the process has exited, however it ended (not when it could not start),
+   * with the stdout kept, before the run resolves or throws; what it throws is the run's error.
+   */
+  ended?(stdout: string): void;
 }
 
 /** Most stdout kept in memory (the JSON result comes last; earlier output only goes to the log). */
@@ -115,6 +122,12 @@ export async function loggedRun(r: LoggedRun): Promise<string> {
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     const how = result.signal ? `signal ${result.signal}` : `exit ${result.code}`;
     write(enc.encode(`\n--- ${how} after ${secs}s${stopped ? ` (${stopped})` : ""}\n`));
+    const out = new Uint8Array(keptBytes);
+    let off = 0;
+    for (const c of kept) out.set(c, off), off += c.length;
+    kept = [];
+    const stdout = new TextDecoder().decode(out);
+    r.ended?.(stdout);
     if (stopped === "timeout") {
       throw new Error(
         `${r.label} ran longer than ${
@@ -127,11 +140,7 @@ export async function loggedRun(r: LoggedRun): Promise<string> {
     if (result.code !== 0) {
       throw new Error(`${r.label} failed with exit code ${result.code} (${how}); see ${r.logFile}`);
     }
-    const out = new Uint8Array(keptBytes);
-    let off = 0;
-    for (const c of kept) out.set(c, off), off += c.length;
-    kept = [];
-    return new TextDecoder().decode(out);
+    return stdout;
   } finally {
     await writing;
     log.close();

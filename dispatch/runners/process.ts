@@ -6,6 +6,11 @@
  * (`clearEnv`): none of the daemon's secrets; and, for every run (spawn and delivery alike), the
  * session's own variables (`HostedSession.env`) over it.
  *
+ * Each run is given the caller's caps (`RunOptions.limits`, which the adapter turns into flags:
+ * `claude --max-turns N --max-budget-usd X`), and when it has exited — succeeded or failed, as
+ * long as its output holds a result the adapter can read (`usageFromOutput`) — what it reports it
+ * used goes to `RunOptions.onUsage`, exactly once per run.
+ *
  * @module
  */
 import { join } from "node:path";
@@ -14,6 +19,7 @@ import type {
   HarnessName,
   HarnessRunner,
   HostedSession,
+  RunOptions,
   SpawnResult,
 } from "../seams.ts";
 import { loggedRun } from "./_logged_run.ts";
@@ -33,6 +39,8 @@ export interface ProcessRunnerOptions extends RunnerEnvOptions {
   timeoutMs: number;
   /** How long a run gets after SIGTERM (timeout, abort, close) before SIGKILL; default 5 s. */
   killGraceMs?: number;
+  /** Where a failing `onUsage` is reported; default: `console.error`. */
+  warn?: (message: string) => void;
 }
 
 /** Runs each prompt as a headless harness subprocess. */
@@ -60,17 +68,17 @@ export class ProcessRunner implements HarnessRunner {
   async spawn(
     s: HostedSession,
     prompt: string,
-    opts: { resume: boolean; signal?: AbortSignal },
+    opts: RunOptions & { resume: boolean },
   ): Promise<SpawnResult> {
     const adapter = this.#o.adapter(s.harness);
     if (opts.resume && s.harnessSessionId) {
-      const out = await this.#run(s, adapter, prompt, s.harnessSessionId, opts.signal);
+      const out = await this.#run(s, adapter, prompt, s.harnessSessionId, opts);
       return {
         harnessSessionId: adapter.sessionIdFromOutput(out) ?? s.harnessSessionId,
         tmuxTarget: "",
       };
     }
-    const out = await this.#run(s, adapter, prompt, undefined, opts.signal);
+    const out = await this.#run(s, adapter, prompt, undefined, opts);
     const id = adapter.sessionIdFromOutput(out);
     if (!id) {
       throw new Error(
@@ -88,7 +96,7 @@ export class ProcessRunner implements HarnessRunner {
   async deliver(
     s: HostedSession,
     prompt: string,
-    opts: { signal?: AbortSignal },
+    opts: RunOptions,
   ): Promise<boolean> {
     const adapter = this.#o.adapter(s.harness);
     if (!s.harnessSessionId) {
@@ -96,7 +104,7 @@ export class ProcessRunner implements HarnessRunner {
         `${s.ref} has no ${adapter.program} conversation id to resume: spawn it again`,
       );
     }
-    await this.#run(s, adapter, prompt, s.harnessSessionId, opts.signal);
+    await this.#run(s, adapter, prompt, s.harnessSessionId, opts);
     return true;
   }
 
@@ -110,14 +118,15 @@ export class ProcessRunner implements HarnessRunner {
     adapter: HarnessAdapter,
     prompt: string,
     sessionId: string | undefined,
-    signal: AbortSignal | undefined,
+    opts: RunOptions,
   ): Promise<string> {
+    const { signal, limits, onUsage } = opts;
     signal?.throwIfAborted();
     const extraArgs = this.#o.extraArgs(s.harness);
     const mask = `<prompt-${crypto.randomUUID()}>`;
     const shown = prompt.startsWith("-") ? `-${mask}` : mask;
-    const args = adapter.headless({ sessionId, prompt, extraArgs });
-    const shownArgs = adapter.headless({ sessionId, prompt: shown, extraArgs })
+    const args = adapter.headless({ sessionId, prompt, extraArgs, limits });
+    const shownArgs = adapter.headless({ sessionId, prompt: shown, extraArgs, limits })
       .map((a) => a === shown ? `<prompt: ${prompt.length} chars>` : a);
     await Deno.mkdir(this.#o.logDir, { recursive: true });
     return await loggedRun({
@@ -131,6 +140,7 @@ export class ProcessRunner implements HarnessRunner {
       graceMs: this.#o.killGraceMs ?? 5000,
       signal,
       label: `${adapter.program} for ${s.ref}`,
+      ended: (stdout) => this.#report(s, adapter, stdout, onUsage),
       track: (stop) => {
         const set = this.#running.get(s.slug) ?? new Set();
         this.#running.set(s.slug, set.add(stop));
@@ -140,5 +150,27 @@ export class ProcessRunner implements HarnessRunner {
         };
       },
     });
+  }
+
+  /**
+   * Hands what the run reported it used to `onUsage` (nothing when its output reports nothing).
+   * A failing `onUsage` is warned about, never the run's failure: the harness did its work.
+   */
+  #report(
+    s: HostedSession,
+    adapter: HarnessAdapter,
+    stdout: string,
+    onUsage: RunOptions["onUsage"],
+  ): void {
+    if (!onUsage) return;
+    try {
+      const usage = adapter.usageFromOutput(stdout);
+      if (usage) onUsage(usage);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      (this.#o.warn ?? ((m: string) => console.error(`warning: ${m}`)))(
+        `${adapter.program} for ${s.ref}: recording what the run used failed: ${why}`,
+      );
+    }
   }
 }

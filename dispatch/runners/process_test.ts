@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { DispatchRunner } from "../seams.ts";
 import { join } from "node:path";
 import { adapterFor } from "../harness/mod.ts";
-import type { HarnessName, HostedSession } from "../seams.ts";
+import type { HarnessName, HarnessUsage, HostedSession } from "../seams.ts";
 import { ProcessRunner } from "./mod.ts";
 import {
   pathWithFakes,
@@ -14,7 +14,10 @@ import {
 const EXTRA: Record<HarnessName, string[]> = { claude: ["--model", "opus"], cursor: ["--force"] };
 const PROMPT = 'Issue #15: "fix it"; $HOME `id`\nsecond line;';
 
-async function setup(env: Record<string, string> = {}, opts: { timeoutMs?: number } = {}) {
+async function setup(
+  env: Record<string, string> = {},
+  opts: { timeoutMs?: number; warn?: (m: string) => void } = {},
+) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "the-loop-process-" }));
   const cwd = join(dir, "work");
   await Deno.mkdir(cwd);
@@ -27,6 +30,7 @@ async function setup(env: Record<string, string> = {}, opts: { timeoutMs?: numbe
     timeoutMs: opts.timeoutMs ?? 30_000,
     env: { PATH: pathWithFakes(), FAKE_HARNESS_LOG: harnessLog, ...env },
     killGraceMs: 200,
+    ...(opts.warn ? { warn: opts.warn } : {}),
   });
   const session = (harness: HarnessName, harnessSessionId = ""): HostedSession => ({
     ref: "github:octo/repo#15",
@@ -267,6 +271,112 @@ Deno.test("process runner: a harness missing from PATH is a clear error", async 
       t.runner.spawn(t.session("claude"), "x", { resume: false }),
       /could not start claude: claude is not installed or not on PATH/,
     );
+  } finally {
+    await t.cleanup();
+  }
+});
+
+const USED = { FAKE_HARNESS_COST: "0.25", FAKE_HARNESS_TOKENS: "1001", FAKE_HARNESS_TURNS: "3" };
+
+Deno.test("process runner: each claude run reports what it used once, and carries its caps", async () => {
+  const t = await setup(USED);
+  try {
+    const used: HarnessUsage[] = [];
+    const onUsage = (u: HarnessUsage) => used.push(u);
+    const spawned = await t.runner.spawn(t.session("claude"), "start", {
+      resume: false,
+      limits: { maxTurns: 7, maxBudgetUsd: 1.5 },
+      onUsage,
+    });
+    assert.deepEqual(used, [{ costUsd: 0.25, tokens: 1001, turns: 3 }]);
+    const id = spawned.harnessSessionId;
+    assert.equal(
+      await t.runner.deliver(t.session("claude", id), "more", {
+        limits: { maxBudgetUsd: 0.5 },
+        onUsage,
+      }),
+      true,
+    );
+    await t.runner.spawn(t.session("claude", id), "back", { resume: true, onUsage });
+    assert.deepEqual(used, Array(3).fill({ costUsd: 0.25, tokens: 1001, turns: 3 }));
+    const boots = (await readHarnessLog(t.harnessLog)).filter((e) => e.event === "boot");
+    const json = ["--output-format", "json"];
+    assert.deepEqual(boots.map((b) => b.argv), [
+      [...EXTRA.claude, "-p", "start", ...json, "--max-turns", "7", "--max-budget-usd", "1.5"],
+      [...EXTRA.claude, "-p", "more", "--resume", id, ...json, "--max-budget-usd", "0.5"],
+      [...EXTRA.claude, "-p", "back", "--resume", id, ...json],
+    ]);
+    // the log header shows the caps (the prompt still masked)
+    assert.match(
+      await Deno.readTextFile(t.runner.logPath("github-octo-repo-15")),
+      /-p <prompt: 5 chars> --output-format json --max-turns 7 --max-budget-usd 1\.5 \(cwd /,
+    );
+  } finally {
+    await t.cleanup();
+  }
+});
+
+Deno.test("process runner: a run its cap stopped fails, and still reports what it used", async () => {
+  const t = await setup({ ...USED, FAKE_HARNESS_COST: "1.5", FAKE_HARNESS_CAPPED: "budget" });
+  try {
+    const used: HarnessUsage[] = [];
+    await assert.rejects(
+      t.runner.deliver(t.session("claude", crypto.randomUUID()), "x", {
+        limits: { maxBudgetUsd: 1.5 },
+        onUsage: (u) => used.push(u),
+      }),
+      /claude for github:octo\/repo#15 failed with exit code 1/,
+    );
+    assert.deepEqual(used, [{ costUsd: 1.5, tokens: 1001, turns: 3 }]);
+    assert.match(
+      await Deno.readTextFile(t.runner.logPath("github-octo-repo-15")),
+      /error_max_budget_usd/,
+    );
+  } finally {
+    await t.cleanup();
+  }
+});
+
+Deno.test("process runner: a run that reports nothing calls no onUsage", async () => {
+  for (
+    const [harness, env] of [
+      ["claude", {}], // a result without cost, usage or turns
+      ["claude", { ...USED, FAKE_HARNESS_EXIT: "2" }], // a failure that printed no result
+      ["cursor", USED], // cursor-agent's result has none of it
+    ] as [HarnessName, Record<string, string>][]
+  ) {
+    const t = await setup(env);
+    try {
+      const used: HarnessUsage[] = [];
+      const run = t.runner.deliver(t.session(harness, crypto.randomUUID()), "x", {
+        limits: { maxTurns: 3, maxBudgetUsd: 1 },
+        onUsage: (u) => used.push(u),
+      });
+      if (env.FAKE_HARNESS_EXIT) await assert.rejects(run, /failed with exit code 2/);
+      else assert.equal(await run, true);
+      assert.deepEqual(used, [], `${harness} ${JSON.stringify(env)}`);
+      const [boot] = await readHarnessLog(t.harnessLog);
+      assert.equal(boot.argv?.includes("--max-turns"), harness === "claude", "caps: claude only");
+    } finally {
+      await t.cleanup();
+    }
+  }
+});
+
+Deno.test("process runner: an onUsage that throws is warned about, and the run still succeeds", async () => {
+  const warnings: string[] = [];
+  const t = await setup(USED, { warn: (m) => warnings.push(m) });
+  try {
+    const spawned = await t.runner.spawn(t.session("claude"), "x", {
+      resume: false,
+      onUsage: () => {
+        throw new Error("registry is read-only");
+      },
+    });
+    assert.match(spawned.harnessSessionId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(warnings, [
+      "claude for github:octo/repo#15: recording what the run used failed: registry is read-only",
+    ]);
   } finally {
     await t.cleanup();
   }

@@ -21,6 +21,10 @@
  * launcher first) are set with `-e` too, over the pane's (its `PATH` wins), at every boot and
  * respawn.
  *
+ * An interactive harness is not measured and not capped: this runner never calls
+ * `RunOptions.onUsage` (a TUI prints no result to read), and ignores `RunOptions.limits` (the
+ * caps are headless flags; the budgets themselves still count deliveries, spawns and wall time).
+ *
  * @module
  */
 import { delay } from "../../async/mod.ts";
@@ -31,6 +35,7 @@ import type {
   HarnessName,
   HarnessRunner,
   HostedSession,
+  RunOptions,
   SpawnResult,
 } from "../seams.ts";
 import { terminateTree } from "./_kill_tree.ts";
@@ -135,7 +140,7 @@ export class TmuxRunner implements HarnessRunner {
   async spawn(
     s: HostedSession,
     prompt: string,
-    opts: { resume: boolean; signal?: AbortSignal },
+    opts: RunOptions & { resume: boolean },
   ): Promise<SpawnResult> {
     const name = tmuxSessionName(s.slug);
     if ((await this.#state(name, opts.signal)) !== "missing") {
@@ -153,7 +158,7 @@ export class TmuxRunner implements HarnessRunner {
   async deliver(
     s: HostedSession,
     prompt: string,
-    opts: { signal?: AbortSignal },
+    opts: RunOptions,
   ): Promise<boolean> {
     return await pasteIfAlive(this.#cli, tmuxSessionName(s.slug), prompt, opts.signal);
   }

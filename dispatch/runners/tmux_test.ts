@@ -314,3 +314,26 @@ async function waitForPane(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+Deno.test("tmux runner: an interactive harness is neither capped nor measured", async () => {
+  const t = await tmuxSetup({ env: { FAKE_HARNESS_COST: "1", FAKE_HARNESS_TURNS: "2" } });
+  try {
+    const s = t.session(1);
+    const used: unknown[] = [];
+    const opts = {
+      limits: { maxTurns: 3, maxBudgetUsd: 0.5 },
+      onUsage: (u: unknown) => used.push(u),
+    };
+    await t.runner.spawn(s, "start", { resume: false, ...opts });
+    assert.equal(await t.runner.deliver(s, "next", opts), true);
+    const entries = await waitForHarnessLog(
+      t.harnessLog,
+      (e) => e.some((x) => x.event === "input"),
+    );
+    const [boot] = entries.filter((e) => e.event === "boot");
+    assert.deepEqual(boot.argv, [...EXTRA.claude, "--session-id", s.harnessSessionId, "start"]);
+    assert.deepEqual(used, [], "a TUI prints no result: nothing is reported");
+  } finally {
+    await t.cleanup();
+  }
+});

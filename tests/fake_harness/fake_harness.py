@@ -3,7 +3,11 @@
 Every invocation appends one JSON line to $FAKE_HARNESS_LOG:
   {"event": "boot", "program", "argv", "cwd", "stdin", "pid", "ts", "mode", "session"}
 Headless (`-p`): prints the result object a real harness prints with `--output-format json`
-and exits $FAKE_HARNESS_EXIT (default 0), after $FAKE_HARNESS_SLEEP_MS (default 0).
+and exits $FAKE_HARNESS_EXIT (default 0; non-zero prints no result), after $FAKE_HARNESS_SLEEP_MS
+(default 0). As claude, the result carries what the run used when asked (FAKE_HARNESS_COST,
+FAKE_HARNESS_TOKENS, FAKE_HARNESS_TURNS: see usage_fields); with FAKE_HARNESS_CAPPED=turns|budget
+it is the error result of a run stopped by its `--max-turns` / `--max-budget-usd` cap, and the
+fake exits 1 after printing it.
 Interactive (no `-p`): prints a ready line, then logs every stdin line it reads as
   {"event": "input", "line", "session", "pid", "ts"}
 and, on a terminal, shows what it read as a TUI does (the terminal's echo off, one write per read)
@@ -170,6 +174,36 @@ def booted(argv, session):
             break
 
 
+def usage_fields(program):
+    """What the run reports it used, as Claude's result carries it (cursor-agent reports none).
+
+    FAKE_HARNESS_COST=<usd> → total_cost_usd; FAKE_HARNESS_TOKENS=<n> → usage, n split over its
+    four counts (input, output, cache write, cache read; they sum to n); FAKE_HARNESS_TURNS=<n>
+    → num_turns. Each absent unless its variable is set.
+    """
+    if program != "claude":
+        return {}
+    fields = {}
+    cost = os.environ.get("FAKE_HARNESS_COST")
+    if cost:
+        fields["total_cost_usd"] = float(cost)
+    tokens = os.environ.get("FAKE_HARNESS_TOKENS")
+    if tokens:
+        n = int(tokens)
+        q = n // 4
+        fields["usage"] = {"input_tokens": q, "cache_creation_input_tokens": q,
+                           "cache_read_input_tokens": q, "output_tokens": n - 3 * q,
+                           "service_tier": "standard"}
+    turns = os.environ.get("FAKE_HARNESS_TURNS")
+    if turns:
+        fields["num_turns"] = int(turns)
+    return fields
+
+
+# FAKE_HARNESS_CAPPED: the result subtype of a run its own cap stopped
+CAPPED = {"turns": "error_max_turns", "budget": "error_max_budget_usd"}
+
+
 def run_headless(program, session):
     sleep_ms = int(os.environ.get("FAKE_HARNESS_SLEEP_MS", "0") or "0")
     if sleep_ms:
@@ -179,10 +213,18 @@ def run_headless(program, session):
     if code != 0:
         sys.stderr.write(f"fake {program}: failing with exit code {code}\n")
         sys.exit(code)
+    capped = os.environ.get("FAKE_HARNESS_CAPPED")
     result = {"type": "result", "subtype": "success", "is_error": False, "result": "ok"}
+    if capped:
+        # as claude stopped by --max-turns / --max-budget-usd: an error result, then exit 1
+        result = {"type": "result", "subtype": CAPPED[capped], "is_error": True}
+    result.update(usage_fields(program))
     if os.environ.get("FAKE_HARNESS_NO_ID") != "1":
         result["session_id"] = session or str(uuid.uuid4())
     print(json.dumps(result), flush=True)
+    if capped:
+        sys.stderr.write(f"fake {program}: stopped by its {capped} cap\n")
+        sys.exit(1)
 
 
 def run_interactive(program, session):

@@ -14,6 +14,15 @@
  * `the-loop ask --question <text>` once after booting). Each command it ran is logged as a `ran`
  * entry when it ended (see {@linkcode ranCommands}).
  *
+ * What a headless run reports it used, as real Claude's `--output-format json` result does (the
+ * fake `claude` only: cursor-agent documents none of it): `FAKE_HARNESS_COST=<usd>` →
+ * `total_cost_usd`, `FAKE_HARNESS_TOKENS=<n>` → `usage` (its input, output, cache-write and
+ * cache-read counts summing to n), `FAKE_HARNESS_TURNS=<n>` → `num_turns`; each absent when
+ * unset. `FAKE_HARNESS_CAPPED=turns|budget`: the run is one its own cap stopped — it prints the
+ * `error_max_turns` / `error_max_budget_usd` result (`is_error: true`, the usage above, the
+ * session id) and exits 1. The caps a run was given are in its `boot` entry's `argv`
+ * (`--max-turns N`, `--max-budget-usd X`).
+ *
  * @module
  */
 import { dirname, join } from "node:path";
