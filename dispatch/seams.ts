@@ -218,8 +218,12 @@ export interface TouchOptions {
 
 /** What `SessionStore.update` may change. */
 export type SessionPatch =
-  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd" | "usage">>
+  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">>
   & {
+    /** Count a launch of the session's harness now (a relaunch; `spawnsPerDay`). */
+    launch?: true;
+    /** Open one more budget window now (a resume of a budget's pause). */
+    grant?: true;
     /** The agent's open question; `null` closes the wait. */
     awaitingInput?: SessionRecord["awaitingInput"] | null;
   };

@@ -14,6 +14,33 @@ const SESSION_ID = 'string — the harness\'s conversation id ("" when not known
 
 /** The dispatcher's event types. */
 export const DISPATCH_EVENTS: Record<string, EventType> = {
+  "budget.exceeded": {
+    description:
+      "A work item crossed one of its routing.budgets (or the loop guard): its session is paused, never killed (its conversation kept), the delivery that would have gone past the limit and every later one are held in order, and one comment says which budget, the figures and how to go on (the-loop:resume-execution from an authorized person, or the-loop sessions resume REF, grants one more window).",
+    level: "warning",
+    fields: {
+      work_item: ITEM,
+      delivery_id: DELIVERY,
+      id: "string — the pause's suspension id (the-loop hooks resume ID works too)",
+      budget:
+        "string — deliveriesPerHour | spawnsPerDay | sessionHours | costUsd | tokens | turns | loop-guard",
+      used: "number — what the window used of it (US dollars for costUsd, hours for sessionHours)",
+      limit: "number — the limit it reached",
+      who: "string — loop-guard only: the author whose comments and reviews crossed it",
+      held: "number — deliveries held (0 when a run used up a sum: later ones are held)",
+    },
+  },
+  "budget.not_measured": {
+    description:
+      "A cost, tokens or turns budget is set, but the session's harness reports nothing of it (an interactive tmux session, or a harness whose output carries no figures): that budget is not measured, never silently passed. Once per session.",
+    level: "warning",
+    fields: {
+      work_item: ITEM,
+      delivery_id: DELIVERY,
+      budgets: "string[] — the budgets not measured: costUsd | tokens | turns",
+      harness: HARNESS,
+    },
+  },
   "dispatch.dropped": {
     description:
       "An event was settled without being delivered: nothing spawns or hears it, and it is not replayed.",

@@ -299,3 +299,75 @@ export function parseUsage(v: unknown): SessionUsage | undefined {
     ? u
     : undefined;
 }
+
+/** One budget as `sessions list` shows it: `used` null = not measured, `limit` null = off. */
+export interface BudgetFigure {
+  used: number | null;
+  limit: number | null;
+}
+
+/** A session's budgets as `sessions list` shows them (`usage` absent: nothing counted yet). */
+export interface BudgetView {
+  /** Deliveries since the spawn (all windows); null when the record counts none. */
+  delivered: number | null;
+  /** Windows granted after a pause. */
+  grants: number;
+  budgets: Record<keyof Budgets, BudgetFigure>;
+  loopGuard: { maxPerWindow: number; windowMinutes: number } | null;
+}
+
+/** What `usage` used of each of `budgets` at `now` (for `sessions list`). */
+export function budgetView(
+  u: SessionUsage | undefined,
+  o: { budgets: Budgets; loopGuard?: LoopGuard; now: Date },
+): BudgetView {
+  const w = u ? windowUse(u, o.now) : undefined;
+  const budgets = Object.fromEntries(BUDGET_NAMES.map((name) => {
+    const used = w?.[name];
+    const shown = name === "sessionHours" && used !== undefined
+      ? Math.round(used * 100) / 100
+      : used;
+    return [name, { used: shown ?? null, limit: limitOf(o.budgets[name]) ?? null }];
+  })) as Record<keyof Budgets, BudgetFigure>;
+  return {
+    delivered: u?.delivered ?? null,
+    grants: u?.grants ?? 0,
+    budgets,
+    loopGuard: o.loopGuard && o.loopGuard.maxPerWindow > 0 ? { ...o.loopGuard } : null,
+  };
+}
+
+const SHORT: Readonly<Record<keyof Budgets, (n: number) => string>> = {
+  deliveriesPerHour: (n) => `${n}`,
+  spawnsPerDay: (n) => `${n}`,
+  sessionHours: (n) => `${n}h`,
+  costUsd: (n) => `$${n.toFixed(2)}`,
+  tokens: (n) => n >= 10_000 ? `${Math.round(n / 1000)}k` : `${n}`,
+  turns: (n) => `${n}`,
+};
+
+const LABEL: Readonly<Record<keyof Budgets, string>> = {
+  deliveriesPerHour: "deliveries/h",
+  spawnsPerDay: "launches/day",
+  sessionHours: "time",
+  costUsd: "cost",
+  tokens: "tokens",
+  turns: "turns",
+};
+
+/**
+ * The view as one table cell: `deliveries/h 12/60, turns 8, cost $0.42/$5.00, tokens not
+ * measured/100k` — a budget that is off and unmeasured is left out.
+ */
+export function budgetCell(v: BudgetView): string {
+  const parts: string[] = [];
+  for (const name of BUDGET_NAMES) {
+    const { used, limit } = v.budgets[name];
+    if (used === null && limit === null) continue;
+    if (limit === null && (name === "spawnsPerDay" || name === "sessionHours")) continue;
+    const f = SHORT[name];
+    const shown = used === null ? "not measured" : f(used);
+    parts.push(`${LABEL[name]} ${shown}${limit === null ? "" : `/${f(limit)}`}`);
+  }
+  return parts.join(", ");
+}

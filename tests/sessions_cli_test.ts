@@ -48,6 +48,17 @@ Deno.test("register writes the record, prints the link and logs session.register
   assert.ok(text.endsWith("}\n") && text.startsWith('{\n  "workItem"'), "indented, newline-ended");
   const record = JSON.parse(text);
   assert.match(record.rev, /^[0-9a-f]{8}$/);
+  // a new session's counters: its launch, nothing delivered yet (`state/usage.ts`)
+  assert.deepEqual(record.usage, {
+    since: record.createdAt,
+    grants: 0,
+    delivered: 0,
+    deliveries: [],
+    authors: {},
+    launches: [record.createdAt],
+    runs: 0,
+  });
+  delete record.usage;
   assert.deepEqual({ ...record, createdAt: "…", rev: "…" }, {
     workItem: { ref: REF, provider: "github", owner: "octo", repo: "repo", number: 1 },
     harness: "claude",
@@ -96,15 +107,15 @@ Deno.test("list: the table, the control column, and (no registered sessions) on 
   const lines = r.stdout.trimEnd().split("\n");
   assert.match(
     lines[0],
-    /^Work item\s+Harness\s+Session id\s+Tmux\s+Status\s+Control\s+Last event$/,
+    /^Work item\s+Harness\s+Session id\s+Tmux\s+Status\s+Control\s+Last event\s+Usage$/,
   );
   assert.match(
     lines[1],
-    /^github:octo\/repo#1\s+claude\s+abc-123\s+-\s+paused\s+pause \(cli\)\s+-$/,
+    /^github:octo\/repo#1\s+claude\s+abc-123\s+-\s+paused\s+pause \(cli\)\s+-\s+deliveries\/h 0\/60, launches\/day 1\/10$/,
   );
   assert.match(
     lines[2],
-    /^github:octo\/repo#10\s+claude\s+abc-123\s+loop-github-octo-repo-10\s+active\s+-\s+-$/,
+    /^github:octo\/repo#10\s+claude\s+abc-123\s+loop-github-octo-repo-10\s+active\s+-\s+-\s+deliveries\/h 0\/60, launches\/day 1\/10$/,
   );
   assert.equal(lines.length, 3);
 });
@@ -120,6 +131,11 @@ Deno.test("list --format json: each record's fields plus ref and control", async
   assert.equal(s.ref, REF);
   assert.equal(s.status, "paused");
   assert.equal(s.harnessSessionId, "abc-123");
+  // what it used against its budgets: a cost with no harness report is "not measured" (null)
+  assert.deepEqual(s.usage.budgets.deliveriesPerHour, { used: 0, limit: 60 });
+  assert.deepEqual(s.usage.budgets.spawnsPerDay, { used: 1, limit: 10 });
+  assert.deepEqual(s.usage.budgets.costUsd, { used: null, limit: null });
+  assert.deepEqual(s.usage.loopGuard, { maxPerWindow: 15, windowMinutes: 10 });
   assert.deepEqual(
     [s.control.command, s.control.source, s.control.actor, s.control.ref],
     ["pause", "cli", "alice", REF],

@@ -1,17 +1,21 @@
 /**
  * `the-loop sessions list [--status S] [--format table|json]`: every registered session, closed
  * ones too, sorted by work item. The table's columns are `Work item, Harness, Session
- * id, Tmux, Status, Control, Last event`, Control reading `<command> (<source>)` or `-`, Status
- * adding `awaiting input since <when>` while the agent's question is open; with no session it
+ * id, Tmux, Status, Control, Last event, Usage`, Control reading `<command> (<source>)` or `-`,
+ * Status adding `awaiting input since <when>` while the agent's question is open, Usage what the
+ * session used against its budgets (`deliveries/h 12/60, cost $0.42/$5.00, …`, a budget the
+ * harness reports nothing on "not measured"); with no session it
  * prints `(no registered sessions)` on stderr. JSON is the envelope with `sessions`, each the
- * record's fields plus `ref`, `control` (the last control record, or null) and `awaitingInput`
- * (the open question `{question, summary, since, commentUrl}`, or null). Files the registry did
+ * record's fields plus `ref`, `control` (the last control record, or null), `awaitingInput`
+ * (the open question `{question, summary, since, commentUrl}`, or null) and `usage` (each
+ * budget's `{used, limit}` — used null: not measured; limit null: off). Files the registry did
  * not write, or cannot read, are skipped with a warning on stderr.
  *
  * @module
  */
 import { type Command, Option } from "commander";
 import type { SessionRecord } from "../../state/registry.ts";
+import { budgetCell, budgetView } from "../../state/usage.ts";
 import { visible } from "../../terminal.ts";
 import type { CliContext } from "../context.ts";
 import { configRef, jsonOnFailure, printEnvelope } from "../_envelope.ts";
@@ -32,6 +36,7 @@ const COLUMNS = [
   "Status",
   "Control",
   "Last event",
+  "Usage",
 ];
 
 /** Adds `list` to the `sessions` group. */
@@ -51,6 +56,8 @@ export function register(group: Command, ctx: CliContext): void {
       { json: flags.format === "json", command: "sessions list", fields: { sessions: [] } },
       async (ctx) => {
         const { loaded, store, control } = await openSessions(ctx, "sessions");
+        const routing = loaded.config.webhooks.ghWebhook.routing;
+        const now = new Date();
         const records = (await store.list())
           .filter((r) => flags.status === undefined || r.status === flags.status);
         // the registry's fields by name (a hand-edited file's extra keys stay out of the contract)
@@ -75,6 +82,11 @@ export function register(group: Command, ctx: CliContext): void {
               commentUrl: r.awaitingInput.commentUrl,
             }
             : null,
+          usage: budgetView(r.usage, {
+            budgets: routing.budgets,
+            loopGuard: routing.loopGuard,
+            now,
+          }),
         })));
         if (flags.format === "json") {
           printEnvelope(ctx, "sessions list", { ok: true, config: configRef(loaded) }, {
@@ -100,6 +112,7 @@ export function register(group: Command, ctx: CliContext): void {
                 : r.status,
               r.control ? `${r.control.command} (${r.control.source})` : "",
               r.lastEventAt ?? "",
+              budgetCell(r.usage),
             ].map(cell)
           ),
         ));

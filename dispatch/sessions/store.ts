@@ -21,7 +21,7 @@ import type { EventSink } from "../../events/mod.ts";
 import { RECENT_DELIVERIES, type RegistryDir, type SessionRecord } from "../../state/registry.ts";
 import { GITHUB_HOST, parseWorkItem, slugOf, type WorkItemRef } from "../../state/work_item.ts";
 import type { DispatchSessions, RegisterInput, SessionPatch, TouchOptions } from "../seams.ts";
-import { countRun, freshUsage, type SessionUsage } from "../../state/usage.ts";
+import { countLaunch, countRun, freshUsage, grant, type SessionUsage } from "../../state/usage.ts";
 import { withFileLock } from "./_lock.ts";
 
 export { RECENT_DELIVERIES };
@@ -193,8 +193,11 @@ export class SessionStore implements DispatchSessions {
   update(ref: string, patch: SessionPatch): Promise<SessionRecord | undefined> {
     return this.mutate(ref, (current) => {
       if (!current) return { result: undefined };
-      const { awaitingInput, ...rest } = patch;
+      const { awaitingInput, launch, grant: granting, ...rest } = patch;
       const next: SessionRecord = { ...current, ...rest };
+      // the counts change where they are kept: what the deliveries log added is in `current`
+      if (next.usage && launch) next.usage = countLaunch(next.usage, this.#now());
+      if (next.usage && granting) next.usage = grant(next.usage, this.#now());
       // `null` closes the agent's open question
       if (awaitingInput === null) delete next.awaitingInput;
       else if (awaitingInput !== undefined) next.awaitingInput = awaitingInput;

@@ -49,6 +49,15 @@ Deno.test("register writes the session file with exactly the registry's fields",
     tmuxTarget: "",
     recentDeliveries: [],
     url: "https://github.com/octo/repo/issues/15",
+    usage: {
+      since: "2026-12-01T10:00:00.000Z",
+      grants: 0,
+      delivered: 0,
+      deliveries: [],
+      authors: {},
+      launches: ["2026-12-01T10:00:00.000Z"],
+      runs: 0,
+    },
   });
   assert.deepEqual(events.ofType("session.registered").map((r) => [r.work_item, r.replaced]), [
     ["github:octo/repo#15", false],

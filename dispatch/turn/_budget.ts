@@ -114,7 +114,8 @@ export function admit(
   const turn = batch[0].turn;
   const { meters } = turn.deps;
   let usage = meters.of(current);
-  if (!usage) return { go: batch };
+  // budgets pause into the suspensions store: without one (a bare test rig) they are not kept
+  if (!usage || !turn.deps.suspensions) return { go: batch };
   const now = turn.deps.now();
   const budgets = budgetsOf(turn);
   const loopGuard = turn.config.loopGuard;
@@ -148,7 +149,7 @@ export function launchBreach(
   record: SessionRecord | undefined,
 ): BudgetBreach | undefined {
   const usage = record ? turn.deps.meters.of(record) : undefined;
-  if (!usage) return undefined;
+  if (!usage || !turn.deps.suspensions) return undefined;
   return overBudget(usage, {
     budgets: { spawnsPerDay: budgetsOf(turn).spawnsPerDay },
     now: turn.deps.now(),
@@ -156,13 +157,10 @@ export function launchBreach(
   });
 }
 
-/** Counts a relaunch of `record`'s harness; the usage to write with it. */
-export function countRelaunch(turn: Turn, record: SessionRecord): SessionUsage | undefined {
+/** Counts a relaunch of `record`'s harness (in the meter; the record counts it on its update). */
+export function countRelaunch(turn: Turn, record: SessionRecord): void {
   const usage = turn.deps.meters.of(record);
-  if (!usage) return undefined;
-  const next = countLaunch(usage, turn.deps.now());
-  turn.deps.meters.set(record, next);
-  return next;
+  if (usage) turn.deps.meters.set(record, countLaunch(usage, turn.deps.now()));
 }
 
 /** Counts what a run reported; the sums' breach, if it took one to its limit. */
@@ -179,6 +177,7 @@ export function afterRun(
     meters.set(record, usage);
   }
   const b = budgetsOf(turn);
+  if (!turn.deps.suspensions) return undefined;
   return overBudget(usage, {
     budgets: { costUsd: b.costUsd, tokens: b.tokens, turns: b.turns },
     now: turn.deps.now(),
@@ -287,11 +286,8 @@ export async function pauseForBudget(
     });
     if (previous) return;
     if (record) {
-      const usage = turn.deps.meters.of(record);
-      await turn.deps.sessions.update(turn.ref, {
-        status: "paused",
-        ...(usage ? { usage } : {}),
-      }).catch((err) =>
+      // the counts are the deliveries log's to write (the meter is only ahead of it)
+      await turn.deps.sessions.update(turn.ref, { status: "paused" }).catch((err) =>
         turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning")
       );
     }
@@ -339,10 +335,9 @@ export async function grantFor(
   const record = await deps.sessions.get?.(ref);
   if (!record) return;
   const usage = deps.meters.of(record);
-  const granted = usage ? grant(usage, deps.now()) : undefined;
   const next = await deps.sessions.update(ref, {
     ...(record.status === "paused" ? { status: "active" } : {}),
-    ...(granted ? { usage: granted } : {}),
+    grant: true,
   });
-  if (next && granted) deps.meters.set(next, granted);
+  if (next && usage) deps.meters.set(next, grant(usage, deps.now()));
 }

@@ -11,7 +11,6 @@ import { messageOf } from "../../errors.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import { slugOf, webUrlOf } from "../../state/work_item.ts";
 import type { HarnessName, HarnessUsage, HostedSession, RunLimits } from "../seams.ts";
-import type { SessionUsage } from "../../state/usage.ts";
 import { afterRun, guardedAuthor, launchBreach, limitsFor, pauseForBudget } from "./_budget.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
@@ -171,7 +170,7 @@ export async function respawn(
   turn: Turn,
   hosted: HostedSession,
   prompt: string,
-  o: { limits?: RunLimits; onUsage?: (u: HarnessUsage) => void; usage?: SessionUsage } = {},
+  o: { limits?: RunLimits; onUsage?: (u: HarnessUsage) => void } = {},
 ): Promise<Handled | undefined> {
   const { deps, config } = turn;
   const v = await askSpawn(turn, {
@@ -206,14 +205,12 @@ export async function respawn(
     ...(result.tmuxTarget && result.tmuxTarget !== hosted.tmuxTarget
       ? { tmuxTarget: result.tmuxTarget }
       : {}),
-    // the relaunch counted against `spawnsPerDay`
-    ...(o.usage ? { usage: o.usage } : {}),
+    // the relaunch counts against `spawnsPerDay`
+    launch: true as const,
   };
-  if (Object.keys(patch).length > 0) {
-    await deps.sessions.update(turn.ref, patch).catch((err) =>
-      turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning")
-    );
-  }
+  await deps.sessions.update(turn.ref, patch).catch((err) =>
+    turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning")
+  );
   turn.emit("session.respawned", {
     harness: hosted.harness,
     harness_session_id: id,

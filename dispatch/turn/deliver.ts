@@ -189,11 +189,11 @@ async function relaunch(
   // a relaunch boots a harness: bounded like the turns' launches, in a pool of its own
   const release = await p.turn.deps.launches.take();
   let use: RunUse | undefined;
+  countRelaunch(p.turn, current);
   try {
     const refused = await respawn(p.turn, hosted, p.prompt, {
       limits: limitsFor(p.turn, p.turn.deps.meters.of(current)),
       onUsage: (u) => use = u,
-      usage: countRelaunch(p.turn, current),
     });
     if (refused) return refused;
   } catch (err) {
