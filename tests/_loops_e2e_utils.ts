@@ -74,7 +74,9 @@ elif call["point"] == "waiting_for_input" and ctx.get("kind") == "question":
     print(json.dumps({"question": "REWRITTEN: " + ctx["question"], "summary": "asked"}))
 `;
 
-function configText(o: { apiUrl: string; calls: string; extra: string }): string {
+function configText(
+  o: { apiUrl: string; calls: string; extra: string; runner: string; routing: string },
+): string {
   return `github:
   apiUrl: ${o.apiUrl}
   tokenEnv: LOOPS_E2E_TOKEN
@@ -84,14 +86,15 @@ webhooks:
       enabled: true
       authorizedUsers: [alice]
       spawnOnUnmatched: labeled
-      runner: tmux
+      runner: ${o.runner}
       # the fake's own variables (the daemon's environment reaches it only by name)
-      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_ACT, FAKE_HARNESS_ASK] }
+      harnessEnv:
+        pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_ACT, FAKE_HARNESS_ASK, FAKE_HARNESS_COST]
       tmux:
         harnessKillGraceSeconds: 2
       workspace:
         enabled: false
-polling:
+${o.routing}polling:
   intervalSeconds: 1
   sources:
     - provider: github
@@ -115,6 +118,10 @@ export interface OpenOptions {
   harness?: Record<string, string>;
   /** Appended to the config (top-level keys, e.g. `loops:`). */
   extraConfig?: string;
+  /** `routing.runner` (default tmux). */
+  runner?: "tmux" | "process";
+  /** Appended to `webhooks.ghWebhook.routing` (keys indented by six spaces). */
+  routing?: string;
 }
 
 /** The project, the fake GitHub and the private tmux server of one test. */
@@ -163,6 +170,8 @@ export class LoopsE2E {
         apiUrl: gh.url,
         calls,
         extra: o.extraConfig ?? "",
+        runner: o.runner ?? "tmux",
+        routing: o.routing ?? "",
       }),
       ".the-loop/hooks/recorder.py": [RECORDER, 0o755],
     });
