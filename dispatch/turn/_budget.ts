@@ -15,7 +15,7 @@
  * (the same holding as a parked hook: in order, on disk before they are answered, delivered on
  * resume), `budget.exceeded`, and one marked comment says which budget, the figures and how to go
  * on. A resume (`the-loop:resume-execution`, `sessions resume`, `hooks resume`) grants one more
- * window ({@linkcode grantWindow}).
+ * window (`grantFor` of `meters.ts`).
  *
  * @module
  */
@@ -28,7 +28,6 @@ import {
   countDelivery,
   countLaunch,
   countRun,
-  grant,
   overBudget,
   type RunUse,
   type SessionUsage,
@@ -58,33 +57,6 @@ const GUARDED: Readonly<Record<RoutedKind, boolean>> = {
 export function guardedAuthor(event: RoutedEvent): string | undefined {
   if (!GUARDED[event.kind]) return undefined;
   return event.author ?? event.actor ?? undefined;
-}
-
-/** Each session's usage as this process counted it (ahead of its record by the unnoted batch). */
-export class Meters {
-  readonly #kept = new Map<string, { createdAt: string; usage: SessionUsage }>();
-  readonly #warned = new Set<string>();
-
-  /** The usage of `record`'s session: what was counted here, else its record's. */
-  of(record: SessionRecord): SessionUsage | undefined {
-    const kept = this.#kept.get(record.workItem.ref);
-    if (kept && kept.createdAt === record.createdAt) return kept.usage;
-    if (!record.usage) return undefined;
-    this.#kept.set(record.workItem.ref, { createdAt: record.createdAt, usage: record.usage });
-    return record.usage;
-  }
-
-  set(record: SessionRecord, usage: SessionUsage): void {
-    this.#kept.set(record.workItem.ref, { createdAt: record.createdAt, usage });
-  }
-
-  /** True the first time it is asked for `record`'s session (one warning per session). */
-  firstWarning(record: SessionRecord): boolean {
-    const key = `${record.workItem.ref} ${record.createdAt}`;
-    if (this.#warned.has(key)) return false;
-    this.#warned.add(key);
-    return true;
-  }
 }
 
 function budgetsOf(turn: Turn): Budgets {
@@ -313,31 +285,4 @@ export async function pauseForBudget(
     }
   });
   return first;
-}
-
-/**
- * One more window for a budget pause being resumed: the counts start again, the sums from
- * here, and a paused session is active again. Written to the record (and the meter).
- */
-export async function grantWindow(turn: Turn): Promise<void> {
-  try {
-    await grantFor(turn.deps, turn.ref);
-  } catch (err) {
-    turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning");
-  }
-}
-
-/** {@linkcode grantWindow} without a turn (a daemon's start finds a pause resumed while it was down). */
-export async function grantFor(
-  deps: Pick<Turn["deps"], "sessions" | "meters" | "now">,
-  ref: string,
-): Promise<void> {
-  const record = await deps.sessions.get?.(ref);
-  if (!record) return;
-  const usage = deps.meters.of(record);
-  const next = await deps.sessions.update(ref, {
-    ...(record.status === "paused" ? { status: "active" } : {}),
-    grant: true,
-  });
-  if (next && usage) deps.meters.set(next, grant(usage, deps.now()));
 }

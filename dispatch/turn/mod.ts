@@ -16,7 +16,7 @@ export { handle } from "./handle.ts";
 export { Deliveries, MAX_BATCH_CHARS } from "./batch.ts";
 export { BATCH_SEPARATOR, deliverBatch, noteSent, REPEAT_LINE } from "./deliver.ts";
 export { react, reactionTarget } from "./reactions.ts";
-export { grantFor, Meters } from "./_budget.ts";
+export { grantFor, Meters } from "./meters.ts";
 export { announcementText } from "./comments.ts";
 export { act, verbEvent } from "./verbs.ts";
 export {

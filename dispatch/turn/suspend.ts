@@ -34,7 +34,7 @@ import { parseControl } from "../keywords.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
 import { postComment } from "./comments.ts";
-import { grantWindow } from "./_budget.ts";
+import { grantFor } from "./meters.ts";
 import type { BudgetBreach } from "../../state/usage.ts";
 
 /** What the engine says of a parked chain (`Suspension` of `lifecycle/mod.ts`). */
@@ -330,7 +330,11 @@ export async function resumeSuspension(
     }
   }
   // a budget's pause: one more window, and the session active again, before the held go in
-  if (record.budget) await grantWindow(turn);
+  if (record.budget) {
+    await grantFor(turn.deps, turn.ref).catch((err) =>
+      turn.emit("dispatch.registry_failed", { error: messageOf(err) }, "warning")
+    );
+  }
   turn.emit("hooks.resumed", {
     id: record.id,
     point: record.point,

@@ -11,7 +11,7 @@ import type { RoutingConfig } from "../../config/mod.ts";
 import { messageOf } from "../../errors.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { SessionDispatcherOptions, StartMarks } from "../seams.ts";
-import type { Meters } from "./_budget.ts";
+import type { Meters } from "./meters.ts";
 import type { PromptTemplates } from "../prompts.ts";
 import type {
   DispatchFailure,
