@@ -25,7 +25,7 @@ Deno.test("poll: a bot and a person ping-pong 40 comments: paused past the loop 
     }
     await d.step();
     const paused = () => fx.own(n).filter((c) => c.body.startsWith("⏸️"));
-    await waitFor("the pause comment", async () => paused().length === 1, () => fx.own(n));
+    await waitFor("the pause comment", () => paused().length === 1, () => fx.own(n));
     const text = async () =>
       (await fx.harness()).filter((e) => e.event === "input").map((e) => e.line ?? "").join("\n");
     const seen = async () =>
@@ -82,7 +82,7 @@ Deno.test("poll: a headless run whose reported cost reaches costUsd pauses the i
     await say(START, 1);
     await say("first FIX-1", 2);
     await say("second FIX-2", 3); // $1.20: the last run before a resume
-    await waitFor("the pause", async () => fx.own(n).some((c) => c.body.startsWith("⏸️")));
+    await waitFor("the pause", () => fx.own(n).some((c) => c.body.startsWith("⏸️")));
     const pause = fx.own(n).find((c) => c.body.startsWith("⏸️"))!;
     assert.match(pause.body, /`routing\.budgets\.costUsd`: \$1\.20 of \$1\.00/);
     assert.ok(pause.body.includes(`the-loop sessions resume ${fx.ref(n)}`));
