@@ -70,6 +70,7 @@ export function suspensionJson(r: SuspensionRecord) {
     escalatedAt: r.escalatedAt ?? null,
     resumed: r.resumed ?? null,
     commentUrl: r.commentUrl ?? null,
+    budget: r.budget ?? null,
     held: r.held.map((h) => ({
       deliveryId: h.deliveryId,
       kind: h.event.kind,
@@ -99,11 +100,18 @@ async function listSuspended(ctx: CliContext, flags: ListFlags): Promise<void> {
       ? `escalated at ${r.escalatedAt}`
       : "waiting";
     println(ctx, visible(`${r.id}  ${r.workItem}`));
-    println(
-      ctx,
-      visible(`  ${r.point} · hook ${r.hook} · ${r.mode} · since ${r.since} · ${state}`),
-    );
-    println(ctx, visible(`  failed: ${r.error}`));
+    if (r.budget) {
+      const b = r.budget;
+      const who = b.who ? ` (${b.who})` : "";
+      println(ctx, visible(`  paused by budget ${b.budget}${who} · since ${r.since} · ${state}`));
+      println(ctx, visible(`  used: ${b.used} of ${b.limit}`));
+    } else {
+      println(
+        ctx,
+        visible(`  ${r.point} · hook ${r.hook} · ${r.mode} · since ${r.since} · ${state}`),
+      );
+      println(ctx, visible(`  failed: ${r.error}`));
+    }
     println(ctx, `  held: ${r.held.length} ${r.held.length === 1 ? "delivery" : "deliveries"}`);
     if (!r.resumed) println(ctx, `  resume: the-loop hooks resume ${r.id}`);
   }
