@@ -272,7 +272,11 @@ async function discardSuspension(
   const n = record.held.length;
   println(
     ctx,
-    `discarded suspension ${record.id} (${record.point}, hook ${record.hook}) and its ${n} held ` +
+    `discarded suspension ${record.id} (${
+      record.budget
+        ? `paused by budget ${record.budget.budget}`
+        : `${record.point}, hook ${record.hook}`
+    }) and its ${n} held ` +
       (n === 1 ? "delivery" : "deliveries"),
   );
 }
