@@ -208,7 +208,9 @@ export interface RegisterInput {
 
 /** What `SessionStore.update` may change. */
 export type SessionPatch =
-  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">>
+  & Partial<
+    Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd" | "ciFailing">
+  >
   & {
     /** The agent's open question; `null` closes the wait. */
     awaitingInput?: SessionRecord["awaitingInput"] | null;

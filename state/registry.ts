@@ -63,6 +63,12 @@ export interface SessionRecord {
    */
   awaitingInput?: AwaitingInput;
   /**
+   * The CI checks (by name; a commit status by its context) that failed on this session and have
+   * not passed since: the next success of one of them is a recovery (`routing.deliver.ci`).
+   * Absent: none.
+   */
+  ciFailing?: string[];
+  /**
    * Changes at every write of the file (a random word); the lines of the deliveries log name the
    * one they were noted against. Absent in files from before the log, until their next write.
    */
@@ -271,5 +277,6 @@ function copyRecord(record: SessionRecord): SessionRecord {
     workItem: { ...record.workItem },
     recentDeliveries: [...record.recentDeliveries],
     ...(record.inFlight ? { inFlight: [...record.inFlight] } : {}),
+    ...(record.ciFailing ? { ciFailing: [...record.ciFailing] } : {}),
   };
 }
