@@ -72,6 +72,7 @@ export async function run(): Promise<Record<string, unknown>> {
       intervalSeconds: 60,
       maxRetries: 3,
       authorizedUsers: ["alice"],
+      authorizedBots: [],
       requireStartCommand: true,
       apiHost: "github.com",
     };

@@ -170,7 +170,9 @@ Deno.test("input_received may rewrite the answer; its refusal leaves the wait op
 Deno.test("a comment by nobody, or an edit, is not the answer: delivered as usual", async () => {
   await using t = await running();
   await act(t, { verb: "ask", question: "Ship it?" });
-  await t.dispatcher.dispatch(comment(1, "edited words", { action: "edited" }));
+  // an edit that changed the words (one that changed nothing is a quiet action)
+  const edit = comment(1, "edited words", { action: "edited" });
+  await t.dispatcher.dispatch({ ...edit, changed: { body: "first words" } });
   await t.dispatcher.dispatch(comment(1, "no one's words", { actor: null }));
   for (const prompt of delivered(t).slice(-2)) assert.doesNotMatch(prompt, /Answer from/);
   const asked = t.hooks.seen.filter((s) => s.point === "input_received").map((s) => s.ctx.kind);

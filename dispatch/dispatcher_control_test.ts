@@ -225,9 +225,10 @@ Deno.test("CI and item events reach a live session as event prompts", async () =
   await t.dispatcher.dispatch(comment(1, START));
   assert.equal((await t.dispatcher.dispatch(ciEvent(1))).status, "delivered");
   assert.match(t.runner.calls[1].prompt!, /conclusion: failure/);
-  const sync = itemEvent(1, { action: "synchronize" });
+  // a pull request's push (`issues` has no `synchronize`: routing.deliver leaves it out)
+  const sync = { ...itemEvent(1, { action: "synchronize" }), ghEvent: "pull_request" };
   assert.equal((await t.dispatcher.dispatch(sync)).status, "delivered");
-  assert.match(t.runner.calls[2].prompt!, /issues synchronize/);
+  assert.match(t.runner.calls[2].prompt!, /pull_request synchronize/);
   assert.equal(t.runner.calls.filter((c) => c.op === "spawn").length, 1);
 });
 

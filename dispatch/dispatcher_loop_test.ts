@@ -432,9 +432,16 @@ Deno.test("the loop's own loop:<phase> label events are settled phase-label, nev
     assert.deepEqual(await t.dispatcher.dispatch(ev), { status: "settled", reason: "phase-label" });
   }
   assert.equal(t.runner.calls.length, calls);
-  // another label still reaches the session
+  // the auto-execute label still reaches the session; another label is a quiet action
+  assert.equal(
+    (await t.dispatcher.dispatch(itemEvent(1, { action: "labeled" }))).status,
+    "delivered",
+  );
   const other = { ...itemEvent(1, { action: "labeled" }), label: "bug" };
-  assert.equal((await t.dispatcher.dispatch(other)).status, "delivered");
+  assert.deepEqual(await t.dispatcher.dispatch(other), {
+    status: "settled",
+    reason: "quiet-action",
+  });
 });
 
 Deno.test("a loop starting at a human node: the spawn prompt says a person reviews; the request comment after phase_changed", async () => {

@@ -218,7 +218,9 @@ export interface TouchOptions {
 
 /** What `SessionStore.update` may change. */
 export type SessionPatch =
-  & Partial<Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd">>
+  & Partial<
+    Pick<SessionRecord, "status" | "tmuxTarget" | "harnessSessionId" | "cwd" | "ciFailing">
+  >
   & {
     /** Count a launch of the session's harness now (a relaunch; `spawnsPerDay`). */
     launch?: true;

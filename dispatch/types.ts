@@ -186,7 +186,11 @@ export const SETTLED_REASONS: Readonly<Record<SettledReason, string>> = {
 };
 
 /** The settled reasons that are also a `dispatch.dropped` event. */
-export type DroppedReason = "spawn-policy" | "awaiting-start" | "session-paused";
+export type DroppedReason =
+  | "spawn-policy"
+  | "awaiting-start"
+  | "session-paused"
+  | "quiet-action";
 
 /** What a delivered event did. */
 export type DeliveredDetail =

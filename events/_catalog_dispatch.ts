@@ -48,7 +48,8 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
     fields: {
       work_item: ITEM,
       delivery_id: DELIVERY,
-      reason: "string — spawn-policy | awaiting-start | session-paused",
+      reason:
+        "string — spawn-policy | awaiting-start | session-paused | quiet-action (routing.deliver leaves the action out)",
       kind: "string — comment | review | review_comment | item | ci | presence",
       gh_event: "string — the GitHub event name",
       actor: "string | null — who acted (null for CI)",

@@ -8,7 +8,9 @@
  * (`workflow_run`, `check_run`, `check_suite`, `status`) carry status, not instructions, so they
  * have no actor and pass. Logins compare case-insensitively; an empty allowlist lets no human
  * through (fail closed). A close (`issues` or `pull_request` with `action: closed`) skips the
- * check so cleanup still happens — it can close a session, never spawn one.
+ * check so cleanup still happens — it can close a session, never spawn one. A bot (a login
+ * ending in `[bot]`, or a user object of `type: "Bot"`) is authorized only through
+ * `routing.authorizedBots`: listing it in `authorizedUsers` does not let it through.
  *
  * ```ts
  * actorsOf("issue_comment", { action: "edited", comment: { user: { login: "alice" } }, sender: { login: "bob" } });
@@ -26,6 +28,17 @@ export const CI_EVENTS: ReadonlySet<string> = new Set([
   "status",
 ]);
 
+/** A login as GitHub spells a bot's (`name[bot]`). */
+export function isBotLogin(login: string): boolean {
+  return /\[bot\]$/i.test(login.trim());
+}
+
+/** A user object that is a bot: its login ends in `[bot]`, or its `type` is `Bot`. */
+function isBotUser(value: unknown): boolean {
+  const u = value as { login?: unknown; type?: unknown } | null | undefined;
+  return u?.type === "Bot" || (typeof u?.login === "string" && isBotLogin(u.login));
+}
+
 function login(value: unknown): string | null {
   const l = (value as { login?: unknown } | null | undefined)?.login;
   return typeof l === "string" && l !== "" ? l : null;
@@ -42,6 +55,10 @@ export interface Actors {
   actor: string | null;
   /** The comment's or review's author (comment and review events), else `null`. */
   author: string | null;
+  /** The actor is a bot (`[bot]` login or `type: "Bot"`); absent: not one. */
+  actorIsBot?: boolean;
+  /** The author is a bot; absent: not one. */
+  authorIsBot?: boolean;
 }
 
 /** The events that carry a comment's or review's text, written by its author. */
@@ -54,11 +71,17 @@ const TEXT_EVENTS: ReadonlySet<string> = new Set([
 /** The actions by which a comment's or review's author wrote it: they are the actor. */
 const WRITTEN = new Set(["created", "submitted"]);
 
-/** The text's author: the comment's or review's `user`; `undefined` for events with no text. */
-function authorOf(ghEvent: string, payload: Record<string, unknown>): string | null | undefined {
+/** The text's author's user object (the comment's or review's `user`); `undefined` without text. */
+function authorOf(ghEvent: string, payload: Record<string, unknown>): unknown {
   if (!TEXT_EVENTS.has(ghEvent)) return undefined;
-  const text = field(payload, ghEvent === "pull_request_review" ? "review" : "comment");
-  return login(text.user);
+  return field(payload, ghEvent === "pull_request_review" ? "review" : "comment").user ?? null;
+}
+
+/** `a` with the bot flags that are true (absent ones are not bots). */
+function flagged(a: Actors, actor: unknown, author: unknown): Actors {
+  if (isBotUser(actor)) a.actorIsBot = true;
+  if (author !== undefined && isBotUser(author)) a.authorIsBot = true;
+  return a;
 }
 
 /**
@@ -69,9 +92,12 @@ function authorOf(ghEvent: string, payload: Record<string, unknown>): string | n
 export function actorsOf(ghEvent: string, payload: Record<string, unknown>): Actors {
   if (CI_EVENTS.has(ghEvent)) return { actor: null, author: null };
   const author = authorOf(ghEvent, payload);
-  if (author === undefined) return { actor: login(payload.sender), author: null };
+  if (author === undefined) {
+    return flagged({ actor: login(payload.sender), author: null }, payload.sender, undefined);
+  }
   const action = typeof payload.action === "string" ? payload.action : "";
-  return { actor: WRITTEN.has(action) ? author : login(payload.sender), author };
+  const actor = WRITTEN.has(action) ? author : payload.sender;
+  return flagged({ actor: login(actor), author: login(author) }, actor, author);
 }
 
 /** An `issues` or `pull_request` close: bypasses authorization, never spawns. */
@@ -84,17 +110,36 @@ export function normalizeLogin(login: string): string {
   return login.replace(/^@/, "").trim().toLowerCase();
 }
 
+/** A bot's login as `authorizedBots` compares it: normalized, without its `[bot]` suffix. */
+function botName(login: string): string {
+  return normalizeLogin(login).replace(/\[bot\]$/, "");
+}
+
+/** Options of {@linkcode isAuthorized}. */
+export interface AuthorizeOptions {
+  /** `routing.authorizedBots`: the bots acted on (`name[bot]`, or `name`). Default: none. */
+  authorizedBots?: readonly string[];
+  /** The actor is a bot (`type: "Bot"`); default: told by its login (`[bot]` suffix). */
+  isBot?: boolean;
+}
+
 /**
  * Whether the event may be acted on: CI events always; human events only when the actor is named
- * and in `authorizedUsers` (case-insensitive; a leading `@` in the list is ignored).
+ * and in `authorizedUsers` (case-insensitive; a leading `@` in the list is ignored); a bot only
+ * when it is in `authorizedBots` (never through `authorizedUsers`).
  */
 export function isAuthorized(
   ghEvent: string,
   actor: string | null,
   authorizedUsers: readonly string[],
+  opts: AuthorizeOptions = {},
 ): boolean {
   if (CI_EVENTS.has(ghEvent)) return true;
   if (!actor) return false;
+  if (opts.isBot || isBotLogin(actor)) {
+    const bot = botName(actor);
+    return (opts.authorizedBots ?? []).some((b) => botName(b) === bot);
+  }
   const who = actor.toLowerCase();
   return authorizedUsers.some((u) => normalizeLogin(u) === who);
 }
@@ -108,8 +153,15 @@ export function areAuthorized(
   ghEvent: string,
   actors: Actors,
   authorizedUsers: readonly string[],
+  authorizedBots: readonly string[] = [],
 ): boolean {
-  if (!isAuthorized(ghEvent, actors.actor, authorizedUsers)) return false;
+  const isBot = actors.actorIsBot;
+  if (!isAuthorized(ghEvent, actors.actor, authorizedUsers, { authorizedBots, isBot })) {
+    return false;
+  }
   if (!TEXT_EVENTS.has(ghEvent)) return true;
-  return isAuthorized(ghEvent, actors.author, authorizedUsers);
+  return isAuthorized(ghEvent, actors.author, authorizedUsers, {
+    authorizedBots,
+    isBot: actors.authorIsBot,
+  });
 }

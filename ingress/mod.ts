@@ -5,7 +5,7 @@
  * GitHub's payloads for the dispatcher), and a `routing.*` event for every decision. See
  * `docs/routing.md`. It exports what the ingress paths, the commands and the tests use: the
  * stack the daemons open ({@linkcode openIngress}), the router and its sink's types, the default
- * event list, and the login checks the poller's settings share.
+ * event list, and the login checks the poller's settings and `config validate` share.
  *
  * ```ts
  * import { openIngress } from "../ingress/mod.ts";
@@ -17,7 +17,7 @@
  */
 export type { IngressEvent, RouteResult, RouterGitHub, RouteSink, RoutingPolicy } from "./types.ts";
 export { Router, type RouterOptions } from "./router.ts";
-export { DEFAULT_EVENTS } from "./policy.ts";
-export { isAuthorized, normalizeLogin } from "./actor.ts";
+export { botInUsersWarning, botsAmongUsers, DEFAULT_EVENTS } from "./policy.ts";
+export { isAuthorized, isBotLogin, normalizeLogin } from "./actor.ts";
 export { type Ingress, type IngressOptions, openIngress } from "./stack.ts";
 export { type LiveIngress, type LiveIngressOptions, openLiveIngress } from "./reload.ts";

@@ -1,11 +1,13 @@
 /**
  * The routing policy from the CLI config, and the warnings a daemon prints at startup (and on a
- * reload) about it: an empty allowlist fails closed; an event filter without `issues` or
+ * reload) about it: an empty allowlist fails closed; a bot listed in `authorizedUsers` is not
+ * authorized by it (only `authorizedBots` authorizes a bot); an event filter without `issues` or
  * `pull_request` means closed items never close their sessions.
  *
  * @module
  */
 import type { CliConfig } from "../config/mod.ts";
+import { isBotLogin } from "./actor.ts";
 import type { RoutingPolicy } from "./types.ts";
 
 /** The event filter when `webhooks.ghWebhook.events` is empty (the schema's default). */
@@ -32,6 +34,7 @@ export function policyFromConfig(config: CliConfig): RoutingPolicy {
   return {
     events: hook.events.length > 0 ? [...hook.events] : [...DEFAULT_EVENTS],
     authorizedUsers: [...hook.routing.authorizedUsers],
+    authorizedBots: [...hook.routing.authorizedBots],
     autoExecuteLabel: hook.routing.autoExecuteLabel,
   };
 }
@@ -46,6 +49,9 @@ export function policyWarnings(policy: RoutingPolicy): string[] {
         "still pass); list the GitHub logins allowed to steer the-loop",
     );
   }
+  for (const login of botsAmongUsers(policy.authorizedUsers)) {
+    out.push(`webhooks.ghWebhook.routing.authorizedUsers: ${botInUsersWarning(login)}`);
+  }
   const events = eventFilter(policy);
   const missing = ["issues", "pull_request"].filter((e) => !events.includes(e));
   if (missing.length > 0) {
@@ -55,4 +61,14 @@ export function policyWarnings(policy: RoutingPolicy): string[] {
     );
   }
   return out;
+}
+
+/** The logins of `authorizedUsers` that are bots (a `[bot]` suffix): they authorize nothing. */
+export function botsAmongUsers(authorizedUsers: readonly string[]): string[] {
+  return authorizedUsers.filter(isBotLogin);
+}
+
+/** What is said of a bot listed in `authorizedUsers` (`config validate`, a daemon's start). */
+export function botInUsersWarning(login: string): string {
+  return `${login} is a bot; bots are authorized only through routing.authorizedBots`;
 }

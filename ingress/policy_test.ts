@@ -58,3 +58,15 @@ Deno.test("an events list without issues or pull_request warns, naming what is m
   assert.deepEqual(warn(["issues", "pull_request"]), []);
   assert.deepEqual(warn([]), []); // empty means the default set
 });
+
+Deno.test("a bot listed in authorizedUsers is warned about: it is authorized only as a bot", async () => {
+  const policy = await policyOf(
+    'webhooks:\n  ghWebhook:\n    routing:\n      authorizedUsers: [alice, "dependabot[bot]"]\n' +
+      '      authorizedBots: ["renovate[bot]"]\n',
+  );
+  assert.deepEqual(policy.authorizedBots, ["renovate[bot]"]);
+  assert.deepEqual(policyWarnings(policy), [
+    "webhooks.ghWebhook.routing.authorizedUsers: dependabot[bot] is a bot; bots are " +
+    "authorized only through routing.authorizedBots",
+  ]);
+});

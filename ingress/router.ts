@@ -173,7 +173,7 @@ export class Router implements RouteSink {
     const text = textOf(ev.ghEvent, ev.payload);
     if (isSelfAuthored(text)) return this.#drop(ctx, "self-authored", who, refs);
     const close = isLifecycleClose(ev.ghEvent, action);
-    if (!close && !areAuthorized(ev.ghEvent, who, policy.authorizedUsers)) {
+    if (!close && !areAuthorized(ev.ghEvent, who, policy.authorizedUsers, policy.authorizedBots)) {
       return this.#drop(ctx, "unauthorized-actor", who, refs);
     }
     const targets = close ? items : [await this.#preferred(ctx, items)];

@@ -3,13 +3,13 @@
  * router's extraction where GitHub's payload shapes are read: its kind, its text (what control
  * keywords are read from and the self-marker is looked for in), the subject reactions go on, how
  * a close closed, and the facts the dispatcher tells (the repository, the issue or pull request,
- * a review's state, a label, a CI run). Both ingress paths reach it through the router (the
+ * a review's state, a label, a CI run, what an edit changed, whether a bot acted). Both ingress paths reach it through the router (the
  * poller builds the webhook's payload shapes, `poll/payloads.ts`), so both shape alike.
  *
  * @module
  */
 import type { CiFacts, ItemFacts, RoutedEvent, RoutedKind, Subject } from "../dispatch/mod.ts";
-import { CI_EVENTS, isLifecycleClose } from "./actor.ts";
+import { actorsOf, CI_EVENTS, isLifecycleClose } from "./actor.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -130,21 +130,45 @@ function ciOf(payload: Obj): CiFacts {
   });
 }
 
+/**
+ * An edit's previous values (`changes.<field>.from`): a title, a body (an issue's, a pull
+ * request's, a comment's or a review's), a pull request's base ref. `undefined` when the payload
+ * carries none of them (no `changes`, or `changes: {}`: nothing the agent reads changed).
+ */
+export function changedOf(payload: Obj): RoutedEvent["changed"] {
+  const changes = obj(payload.changes);
+  const from = (key: string) => str(obj(changes[key]).from);
+  const out = defined({
+    title: from("title"),
+    body: from("body"),
+    base: str(obj(obj(changes.base).ref).from),
+  });
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** The facts of the payload a routed event carries for the dispatcher (nothing else of it). */
 export function factsOf(
   ghEvent: string,
   payload: Obj,
-): Pick<RoutedEvent, "repository" | "item" | "reviewState" | "label" | "ci"> {
+): Pick<
+  RoutedEvent,
+  "repository" | "item" | "reviewState" | "label" | "ci" | "changed" | "actorIsBot"
+> {
   const item = itemOf(ghEvent, payload);
   const reviewState = ghEvent === "pull_request_review"
     ? text(obj(payload.review).state)
     : undefined;
   const label = text(obj(payload.label).name);
+  const changed = changedOf(payload);
+  // the actor the router authorizes and records (`actorsOf`): the writer, or the sender
+  const bot = actorsOf(ghEvent, payload).actorIsBot === true;
   return {
     repository: str(obj(payload.repository).full_name) ?? "",
     ...(item ? { item } : {}),
     ...(reviewState ? { reviewState } : {}),
     ...(label ? { label } : {}),
     ...(CI_EVENTS.has(ghEvent) ? { ci: ciOf(payload) } : {}),
+    ...(changed ? { changed } : {}),
+    ...(bot ? { actorIsBot: true } : {}),
   };
 }

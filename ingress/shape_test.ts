@@ -60,3 +60,22 @@ Deno.test("a CI event names no item; its run or status is what it reports", () =
 Deno.test("a payload naming no repository gives an empty one", () => {
   assert.deepEqual(factsOf("issues", {}), { repository: "", item: { kind: "issue" } });
 });
+
+Deno.test("an edit's previous values: title, body, base ref; none without changes", () => {
+  const edited = issuesPayload({ action: "edited" });
+  assert.equal(factsOf("issues", edited).changed, undefined, "no changes");
+  assert.equal(factsOf("issues", { ...edited, changes: {} }).changed, undefined, "changes: {}");
+  const changes = { title: { from: "old" }, body: { from: "" }, base: { ref: { from: "dev" } } };
+  assert.deepEqual(factsOf("issues", { ...edited, changes }).changed, {
+    title: "old",
+    body: "",
+    base: "dev",
+  });
+  const comment = {
+    ...issueCommentPayload({}),
+    action: "edited",
+    changes: { body: { from: "a" } },
+  };
+  assert.deepEqual(factsOf("issue_comment", comment).changed, { body: "a" });
+  assert.equal(factsOf("issue_comment", comment).actorIsBot, undefined, "a person");
+});

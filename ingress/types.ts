@@ -52,6 +52,11 @@ export interface RoutingPolicy {
   events: readonly string[];
   /** `routing.authorizedUsers` (case-insensitive logins); empty drops every human event. */
   authorizedUsers: readonly string[];
+  /**
+   * `routing.authorizedBots`: the bots acted on (a bot is never authorized through
+   * `authorizedUsers`). Absent: none.
+   */
+  authorizedBots?: readonly string[];
   /** `routing.autoExecuteLabel` (an empty label never matches). */
   autoExecuteLabel: string;
 }

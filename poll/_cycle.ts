@@ -5,7 +5,12 @@
  * @module
  */
 import type { EventSink } from "../events/mod.ts";
-import type { IngressEvent, RouteResult, RouteSink } from "../ingress/mod.ts";
+import {
+  type IngressEvent,
+  isAuthorized,
+  type RouteResult,
+  type RouteSink,
+} from "../ingress/mod.ts";
 import { type FailureCause, reasonOf, type SettledReason } from "../dispatch/mod.ts";
 import type { SessionLookup } from "../state/registry.ts";
 import type { ControlRecord } from "../state/control.ts";
@@ -94,9 +99,15 @@ export function isoNow(s: CycleState): string {
   return new Date(s.now()).toISOString();
 }
 
-/** Is `login` in the allowlist (case-insensitively)? */
+/**
+ * Is `login` in the allowlist (case-insensitively), by the router's rule: a bot (`[bot]`
+ * login) only through `authorizedBots`, a person only through `authorizedUsers`?
+ */
 export function authorized(s: CycleState, login: string | null | undefined): boolean {
-  return !!login && s.settings.authorizedUsers.includes(login.toLowerCase());
+  return !!login &&
+    isAuthorized("issue_comment", login, s.settings.authorizedUsers, {
+      authorizedBots: s.settings.authorizedBots,
+    });
 }
 
 /** A route that never throws: a throw becomes a retryable failure. */

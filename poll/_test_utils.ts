@@ -147,6 +147,7 @@ export async function pollHarness(opts: HarnessOptions = {}): Promise<Harness> {
     intervalSeconds: 60,
     maxRetries: opts.maxRetries ?? 3,
     authorizedUsers: authorizedUsers.map((u) => u.toLowerCase()),
+    authorizedBots: [],
     requireStartCommand: opts.requireStartCommand ?? false,
     apiHost: "github.com",
   };

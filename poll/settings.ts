@@ -25,6 +25,8 @@ export interface PollSettings {
   maxRetries: number;
   /** `routing.authorizedUsers`, lower-cased. */
   authorizedUsers: string[];
+  /** `routing.authorizedBots`, lower-cased (a bot is authorized only through this list). */
+  authorizedBots: string[];
   /** `routing.control.requireStartCommand` (only with control enabled). */
   requireStartCommand: boolean;
   /** The API's web host (github.com for api.github.com), for telling which sessions are ours. */
@@ -56,6 +58,7 @@ export function settingsFromConfig(config: CliConfig): PollSettings {
     maxRetries: Math.max(1, config.polling.maxRetries ?? 3),
     // compared as the router compares them (one rule for both: `@alice` is alice)
     authorizedUsers: routing.authorizedUsers.map(normalizeLogin),
+    authorizedBots: routing.authorizedBots.map(normalizeLogin),
     requireStartCommand: routing.control.enabled && routing.control.requireStartCommand,
     apiHost: apiHostOf(config.github.apiUrl),
   };

@@ -69,6 +69,12 @@ export interface SessionRecord {
    */
   usage?: SessionUsage;
   /**
+   * The CI checks (by name; a commit status by its context) that failed on this session and have
+   * not passed since: the next success of one of them is a recovery (`routing.deliver.ci`).
+   * Absent: none.
+   */
+  ciFailing?: string[];
+  /**
    * Changes at every write of the file (a random word); the lines of the deliveries log name the
    * one they were noted against. Absent in files from before the log, until their next write.
    */
@@ -277,5 +283,6 @@ function copyRecord(record: SessionRecord): SessionRecord {
     workItem: { ...record.workItem },
     recentDeliveries: [...record.recentDeliveries],
     ...(record.inFlight ? { inFlight: [...record.inFlight] } : {}),
+    ...(record.ciFailing ? { ciFailing: [...record.ciFailing] } : {}),
   };
 }

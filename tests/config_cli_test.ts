@@ -162,6 +162,7 @@ Deno.test("config validate: ok: PATH on success (text and json)", async () => {
     problems: [],
     path: join(cwd, "c.yaml"),
     source: "flag",
+    warnings: [],
   });
 });
 
@@ -353,4 +354,39 @@ Deno.test("token-shaped keys, header names and env grants are masked and refused
     `${cwd}/c.yaml:8:58: hooks[1].headers.[redacted]: hook "r": this header name looks like a ` +
     "token: credentials never live in the config; name the token's variable in tokenEnv",
   ]);
+});
+
+Deno.test("config validate warns of a bot in authorizedUsers (stderr, JSON), exit 0", async () => {
+  const cwd = tree({
+    "c.yaml": "webhooks:\n  ghWebhook:\n    routing:\n      authorizedUsers:\n" +
+      '        - alice\n        - dependabot[bot]\n      authorizedBots: ["renovate[bot]"]\n',
+  });
+  const file = join(cwd, "c.yaml");
+  const text = await cli(["-c", "c.yaml", "config", "validate"], { cwd });
+  assert.equal(text.code, 0, text.stderr);
+  assert.equal(text.stdout, `ok: ${file}\n`);
+  assert.equal(
+    text.stderr,
+    `${file}:6:11: webhooks.ghWebhook.routing.authorizedUsers[1]: warning: dependabot[bot] ` +
+      "is a bot; bots are authorized only through routing.authorizedBots\n",
+  );
+  const json = await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], { cwd });
+  assert.equal(json.code, 0, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  assert.equal(doc.ok, true);
+  assert.deepEqual(doc.warnings, [{
+    file,
+    line: 6,
+    col: 11,
+    path: "webhooks.ghWebhook.routing.authorizedUsers[1]",
+    message: "dependabot[bot] is a bot; bots are authorized only through routing.authorizedBots",
+  }]);
+  // no bot among the users: no warning
+  const clean = tree({
+    "c.yaml": "webhooks: { ghWebhook: { routing: { authorizedUsers: [alice] } } }\n",
+  });
+  const quiet = await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], {
+    cwd: clean,
+  });
+  assert.deepEqual([quiet.code, quiet.stderr, JSON.parse(quiet.stdout).warnings], [0, "", []]);
 });

@@ -208,6 +208,18 @@ Deno.test("config validate and config show --format json: success, located probl
     },
   );
   assert.deepEqual(ok.problems, []);
+  // a warning (a bot among the users) keeps ok and exit 0, and validates
+  const bot = tree({
+    "c.yaml": 'webhooks: { ghWebhook: { routing: { authorizedUsers: [alice, "x[bot]"] } } }\n',
+  });
+  const warned = conforms(
+    await cli(["-c", "c.yaml", "config", "validate", "--format", "json"], { cwd: bot }),
+    "config-validate",
+    { ok: true },
+  );
+  assert.deepEqual((warned.warnings as { path: string }[]).map((w) => w.path), [
+    "webhooks.ghWebhook.routing.authorizedUsers[1]",
+  ]);
   const shown = conforms(
     await cli(["-c", "c.yaml", "config", "show", "--format", "json"], { cwd }),
     "config-show",

@@ -39,7 +39,9 @@ const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/; // CR is what tmux makes of a p
 
 function titleEvent(number: number, title: string, n: number): RoutedEvent {
   const event = itemEvent(number, { action: "edited", deliveryId: `title-${n}` });
-  return { ...event, item: { kind: "issue", title: `case ${n}: ${title}`, state: "open" } };
+  // a title edit (an edit that changed nothing is a quiet action, never delivered)
+  const item = { kind: "issue" as const, title: `case ${n}: ${title}`, state: "open" };
+  return { ...event, item, changed: { title: "the title before" } };
 }
 
 function reviewEvent(number: number, text: string, n: number): RoutedEvent {

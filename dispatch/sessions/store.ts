@@ -201,6 +201,8 @@ export class SessionStore implements DispatchSessions {
       // `null` closes the agent's open question
       if (awaitingInput === null) delete next.awaitingInput;
       else if (awaitingInput !== undefined) next.awaitingInput = awaitingInput;
+      // no failing check is no field (as a record from before it)
+      if (next.ciFailing?.length === 0) delete next.ciFailing;
       return { write: next, result: next };
     });
   }

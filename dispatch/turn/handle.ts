@@ -10,7 +10,11 @@
  * | close                             | closure            | closure            | closure (disarms)          |
  *
  * With loops running, an item event adding or removing a `loop:<phase>` label (the loop's own
- * publish) is settled `phase-label`.
+ * publish) is settled `phase-label`. For a live, active session, an action `routing.deliver`
+ * leaves out (an assignment, a milestone, an edit that changed nothing the agent reads, a passing
+ * CI run) is settled `quiet-action` (`_quiet.ts`), after the steps that are never filtered: a
+ * close, a control keyword, a gate verdict, an answer, a presence nudge. A CI event for a live
+ * session notes its check's result on the record first (`ciFailing`: what `recovered` reads).
  * While the live session awaits input (the agent's `the-loop ask`), a comment written by a person
  * is its answer (`_ask.ts`: `input_received` kind `answer`, delivered framed, the wait closed).
  *
@@ -36,6 +40,7 @@ import { spawnFor } from "./_spawn.ts";
 import { isPhaseLabel, loopFact, onGateComment } from "./_loop.ts";
 import { onAnswer } from "./_ask.ts";
 import { park, Suspended, whileSuspended } from "./suspend.ts";
+import { quietAction, trackCi } from "./_quiet.ts";
 
 /**
  * Decides and does the turn's event. A turn whose hooks parked (`Suspended`) is parked
@@ -108,6 +113,9 @@ async function onText(turn: Turn, live: SessionRecord | undefined): Promise<Answ
     const answered = await onAnswer(turn, live, event);
     if (answered) return answered;
   }
+  // an action `routing.deliver` leaves out (a dismissal, an edit that changed nothing): no turn
+  const quiet = live && quietAction(turn, live);
+  if (quiet) return quiet;
   // the hooks see the comment before anything is rendered; a rewrite applies to a copy
   const gate = await askInput(turn, {
     kind: "comment",
@@ -147,8 +155,10 @@ async function onPresence(turn: Turn, live: SessionRecord | undefined): Promise<
 async function onOther(turn: Turn, live: SessionRecord | undefined): Promise<Answer> {
   // the loop's own `loop:<phase>` label changes come back as events: nothing for the agent
   if (isPhaseLabel(turn)) return turn.settled("phase-label");
+  // a check's result is remembered even when it is not delivered (the next success may recover)
+  if (live && turn.event.kind === "ci") await trackCi(turn, live);
   if (live?.status === "paused") return turn.dropped("session-paused");
-  if (live) return deliver(turn, live, turn.event);
+  if (live) return quietAction(turn, live) ?? deliver(turn, live, turn.event);
   await turn.deps.deliveries.drain(turn.ref);
   if (turn.event.kind === "ci") return turn.settled("no-session");
   if (!armed(turn)) return turn.dropped("spawn-policy");
