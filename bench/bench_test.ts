@@ -75,6 +75,11 @@ Deno.test("deno task bench prints one JSON object with every bench's figures", a
   // the idle poll cycle: one request per repo, every one a 304 (a count, not a timing)
   assert.equal(result.poll_idle_cycle.requests, 20);
   assert.equal(result.poll_idle_cycle.not_modified, 20);
+  // a gathered burst is one frame: its prompt far smaller than the old join of whole prompts
+  for (const name of ["comments_10", "mixed_20"]) {
+    const b = result.burst_prompt[name];
+    assert.ok(b.after_bytes > b.excerpt_bytes && b.before_over_after >= 2, JSON.stringify(b));
+  }
   // the SIGKILL trials of the inbox: nothing lost, every repeat flagged
   assert.equal(result.webhook_crash.lost, 0);
   assert.equal(result.webhook_crash.unflagged, 0);

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import * as burstPrompt from "./burst_prompt.ts";
 import * as cliStart from "./cli_start.ts";
 import * as configLoad from "./config_load.ts";
 import * as eventsLongLine from "./events_long_line.ts";
@@ -45,6 +46,7 @@ export const BENCHES: Record<string, BenchModule> = {
   webhook_crash: webhookCrash,
   poll_idle_cycle: pollIdleCycle,
   workspace_cost: workspaceCost,
+  burst_prompt: burstPrompt,
   loop_latency: loopLatency,
 };
 

@@ -56,6 +56,9 @@ const CRASH = /^crash (\d+) (\d+) (\d+)$/;
 const NOTE = "(the-loop: this may repeat a message delivered just before a restart";
 /** The first line of the built-in event prompt. */
 const PROMPT_START = "A new event arrived on the work item";
+/** The first line of the built-in frame of a gathered batch, and the start of its closing. */
+const FRAME_START = /^\d+ new events arrived on the work item/;
+const CLOSING = "Carry on with your work on";
 
 /** Runs the trials on a rig of its own; throws only when the rig hangs. */
 export async function crashTrials(o: CrashOptions): Promise<CrashFigures> {
@@ -160,14 +163,23 @@ function tally(rig: LoopRig, seen: InputLine[], o: CrashOptions) {
     let flag = false;
     let paste = 0;
     let afterSeparator = false;
+    let inFrame = false; // between a frame's first line and its closing
     for (const { line } of mine) {
-      // a prompt's first line starts a new paste unless a batch's `---` came just before it
+      // a prompt's first line starts a new paste unless a batch's `---` came just before it; in
+      // a frame, a repeat line is the next event's
+      if (FRAME_START.test(line)) {
+        if (!afterSeparator) paste++;
+        afterSeparator = false;
+        inFrame = true;
+        continue;
+      }
       if (line.startsWith(NOTE) || line.startsWith(PROMPT_START)) {
-        if (!afterSeparator && !(line.startsWith(PROMPT_START) && flag)) paste++;
+        if (!inFrame && !afterSeparator && !(line.startsWith(PROMPT_START) && flag)) paste++;
         afterSeparator = false;
         if (line.startsWith(NOTE)) flag = true;
         continue;
       }
+      if (line.startsWith(CLOSING)) inFrame = false;
       if (line === "---") afterSeparator = true;
       else if (line.trim() !== "") afterSeparator = false;
       const m = CRASH.exec(line);

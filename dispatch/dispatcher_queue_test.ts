@@ -25,10 +25,12 @@ Deno.test("one item's events go in one at a time, in arrival order; those that g
   assert.equal(prompts.length, 2);
   assert.match(prompts[0], /first/);
   assert.doesNotMatch(prompts[0], /second|third/);
-  // one harness call, the prompts in arrival order, each whole, a line of its own between them
-  const [second, third] = prompts[1].split(BATCH_SEPARATOR);
-  assert.match(second, /second/);
-  assert.match(third, /third/);
+  // one harness call, one frame: the events in arrival order, each its own excerpt
+  assert.match(prompts[1], /^2 new events arrived on the work item/);
+  assert.ok(!prompts[1].includes(BATCH_SEPARATOR));
+  const [second, third] = ["second", "third"].map((b) => prompts[1].indexOf(`\n${b}\n`));
+  assert.ok(second > 0 && third > second, prompts[1]);
+  assert.equal(prompts[1].match(/UNTRUSTED CONTENT from GitHub/g)?.length, 2);
   assert.equal(t.runner.maxRunning, 1);
   const delivered = t.events.ofType("dispatch.delivered");
   assert.deepEqual(delivered.map((e) => [e.delivery_id, e.batch]), [

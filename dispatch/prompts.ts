@@ -9,6 +9,9 @@
  * The names are {@linkcode PLACEHOLDERS}; any other name is a config error that says where it is
  * and what was probably meant.
  *
+ * The events that gather into one harness call share one frame (`turn/burst.ts`): the event
+ * template's lines before and after its event lines once, its event lines once per event.
+ *
  * ```ts
  * const templates = await loadTemplates({ eventPath: "", spawnPath: "/etc/loop/spawn.md" });
  * renderPrompt(templates.spawn, values); // "You have been started by the-loop to work on …"

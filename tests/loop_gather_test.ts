@@ -72,7 +72,8 @@ Deno.test("gh-webhook start (process runner): comments that arrive during a run 
     assert.ok(!promptOf(runs[0]).includes("gather two"));
     const [two, three] = ["gather two", "gather three"].map((t) => second.indexOf(t));
     assert.ok(two >= 0 && three > two, `both, in order, in one run:\n${second}`);
-    assert.ok(second.includes("\n\n---\n\n"), "each event's prompt whole, a line between them");
+    assert.ok(second.startsWith("2 new events arrived on the work item"), "one frame for both");
+    assert.equal(second.match(/Carry on with your work/g)?.length, 1, "one closing paragraph");
     // each delivered once, the last two as one batch: the daemon's records say so
     const delivered = await waitFor("three deliveries recorded", async () => {
       const text = await Deno.readTextFile(rig.eventsLog).catch(() => "");

@@ -24,7 +24,7 @@ import { type RoutedEvent, SETTLED_REASONS, type VerbResult } from "../types.ts"
 import type { Answer, Handled, Turn } from "./turn.ts";
 import { askInput, askWaiting } from "./_call_sites.ts";
 import { explainRefusal } from "./comments.ts";
-import { REPEAT_LINE } from "./deliver.ts";
+import { REPEAT_LINE } from "./burst.ts";
 
 /** Who asks a question, as `waiting_for_input` is told (a loop's `actor: agent`). */
 export const ASKER = "agent";

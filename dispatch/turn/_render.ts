@@ -1,6 +1,6 @@
 /**
- * The values a prompt is rendered with, and the two renderings: the event prompt (a delivery)
- * and the spawn prompt (a new session's boot text).
+ * The values a prompt is rendered with, and the two renderings: the event prompt (a delivery,
+ * with its part of a burst) and the spawn prompt (a new session's boot text).
  *
  * @module
  */
@@ -10,6 +10,7 @@ import type { RoutedEvent } from "../types.ts";
 import type { Turn } from "./turn.ts";
 import { tmuxSessionName } from "../runners/mod.ts";
 import { payloadExcerpt } from "../_excerpt.ts";
+import { type BurstPart, burstPart, REPEAT_LINE } from "./burst.ts";
 
 /** How the session talks to people, by how it is hosted. */
 function interactionDirective(turn: Turn): string {
@@ -45,9 +46,16 @@ function promptValues(turn: Turn, event: RoutedEvent, graphContext = ""): Prompt
   };
 }
 
-/** The prompt a live session is given for `event`. */
-export function eventPrompt(turn: Turn, event: RoutedEvent): string {
-  return renderPrompt(turn.deps.templates().event, promptValues(turn, event));
+/**
+ * The prompt a live session is given for `event` alone ({@linkcode REPEAT_LINE} first when the
+ * turn's delivery may repeat), and its part of a burst (`burst.ts`).
+ */
+export function eventDelivery(turn: Turn, event: RoutedEvent): { prompt: string; part: BurstPart } {
+  const template = turn.deps.templates().event;
+  const values = promptValues(turn, event);
+  const rendered = renderPrompt(template, values);
+  const prompt = turn.repeat ? `${REPEAT_LINE}\n\n${rendered}` : rendered;
+  return { prompt, part: burstPart({ template, values, repeat: turn.repeat, prompt }) };
 }
 
 /**

@@ -3,10 +3,10 @@
  * rendered prompt here and gives its work item's queue back at once, so the next event's turn
  * (its duplicate check, keywords, hooks, prompt) runs while the delivery is under way. The
  * prompts that gather for a session while one of its deliveries is under way go into it next,
- * together, in arrival order: one harness call, one note on the session record. A burst of ten
- * comments on one item costs two pastes, not ten; with the process runner, the comments that
- * arrive while a headless run works reach the harness together in the next run instead of one
- * run each.
+ * together, in arrival order: one harness call (one prompt, its events in one frame: `burst.ts`),
+ * one note on the session record. A burst of ten comments on one item costs two pastes, not ten;
+ * with the process runner, the comments that arrive while a headless run works reach the harness
+ * together in the next run instead of one run each.
  *
  * A delivered batch is noted on the session record (at-most-once: its delivery ids) behind the
  * session's next batch, not before it: the next paste goes in while the note is written, and the
@@ -24,20 +24,32 @@
 import type { Delivery, DeliveryQueue, Handled } from "./turn.ts";
 import type { HarnessUsage, HostedSession } from "../seams.ts";
 import { Slots } from "../../async/mod.ts";
+import { BATCH_SEPARATOR, shareFrame } from "./burst.ts";
 
 /**
- * Most characters of prompts in one batch (separators aside; one prompt larger than this still
- * goes, alone). A headless harness gets its prompt as one argument, and Linux refuses an argument
- * over 128 KiB: 32 Ki characters are at most 96 KiB of UTF-8.
+ * Most characters of prompt in one batch (one prompt larger than this still goes, alone). A
+ * headless harness gets its prompt as one argument, and Linux refuses an argument over 128 KiB:
+ * 32 Ki characters are at most 96 KiB of UTF-8. A batch is counted as it goes in (`burst.ts`): its
+ * first prompt whole, then what each next one adds — an event's section of the frame, or a whole
+ * prompt and its separator — which leaves the frame's own wording (a few dozen characters more
+ * than one event's prompt) inside the margin.
  */
 export const MAX_BATCH_CHARS = 32 * 1024;
+
+/** What `p` adds to a batch behind `prev`: its section of their frame, or its whole prompt. */
+function added(p: Pending, prev: Pending): number {
+  if (p.part && shareFrame(prev.part, p.part)) return p.part.chars;
+  return BATCH_SEPARATOR.length + p.prompt.length;
+}
 
 /** Takes the next batch off the front of `waiting`: in order, at least one, within the cap. */
 function takeBatch(waiting: Pending[]): Pending[] {
   let chars = waiting[0].prompt.length;
   let n = 1;
-  while (n < waiting.length && chars + waiting[n].prompt.length <= MAX_BATCH_CHARS) {
-    chars += waiting[n].prompt.length;
+  while (n < waiting.length) {
+    const more = added(waiting[n], waiting[n - 1]);
+    if (chars + more > MAX_BATCH_CHARS) break;
+    chars += more;
     n++;
   }
   return waiting.splice(0, n);

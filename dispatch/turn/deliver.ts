@@ -1,10 +1,11 @@
 /**
  * A delivery into a live, active session: the event prompt rendered (from the event as the
  * `input_received` hooks left its text) and handed to the session's gathered deliveries
- * (`batch.ts`); a batch goes to the runner as one prompt — or, when the runner answers that the
- * harness is not running (it never launches one itself), the session is relaunched here on the
- * first prompt of it, after `session_spawn`: the only relaunch there is — and its delivery ids
- * are noted on the session (at-most-once), behind the session's next batch.
+ * (`batch.ts`) with its part of a burst; a batch goes to the runner as one prompt, its events in
+ * one frame (`burst.ts`) — or, when the runner answers that the harness is not running (it never
+ * launches one itself), the session is relaunched here on the first prompt of it, after
+ * `session_spawn`: the only relaunch there is — and its delivery ids are noted on the session
+ * (at-most-once), behind the session's next batch.
  *
  * @module
  */
@@ -13,7 +14,8 @@ import { abortedWaiting, type Handled, type Later, type Turn } from "./turn.ts";
 import type { SessionRecord } from "../../state/registry.ts";
 import type { Pending, Sent } from "./batch.ts";
 import type { HostedSession } from "../seams.ts";
-import { eventPrompt } from "./_render.ts";
+import { eventDelivery } from "./_render.ts";
+import { burstPrompt } from "./burst.ts";
 import { respawn } from "./_spawn.ts";
 import { messageOf } from "../../errors.ts";
 import { hostedOf } from "../sessions/mod.ts";
@@ -34,24 +36,12 @@ function isParked(h: Handled): boolean {
   return h.outcome.status === "settled" && h.outcome.reason === "suspended";
 }
 
-/** Between the prompts of one batch: a line of its own, so each event reads as it would alone. */
-export const BATCH_SEPARATOR = "\n\n---\n\n";
-
-/**
- * The first line of the prompt of a delivery that was in flight at a crash (marked on its
- * session before its paste, never noted after it): it may have reached the session already.
- */
-export const REPEAT_LINE =
-  "(the-loop: this may repeat a message delivered just before a restart; if you already acted " +
-  "on it, do not act on it again.)";
-
 /** Queues `event` (text maybe rewritten) for `live`; its outcome comes once it was delivered. */
 export function deliver(turn: Turn, live: SessionRecord, event: RoutedEvent): Later {
   turn.pickup();
-  const rendered = eventPrompt(turn, event);
-  const prompt = turn.repeat ? `${REPEAT_LINE}\n\n${rendered}` : rendered;
+  const { prompt, part } = eventDelivery(turn, event);
   if (turn.repeat) turn.emit("dispatch.repeat", { gh_event: event.ghEvent }, "warning");
-  return turn.queue(live, prompt, event);
+  return turn.queue(live, prompt, event, part);
 }
 
 /**
@@ -108,7 +98,7 @@ async function deliverNow(
   const leader = batch[0].turn;
   const { runner } = leader.deps;
   const hosted = { ...hostedOf(current), env: leader.deps.sessionEnv?.(leader.ref) };
-  const prompt = batch.map((p) => p.prompt).join(BATCH_SEPARATOR);
+  const prompt = burstPrompt(batch);
   // in flight before the paste: a crash before the note leaves them marked, and their
   // redelivery says it may repeat (at most this batch reaches the session twice); the batches
   // delivered before whose note is still behind are taken as delivered in the same line

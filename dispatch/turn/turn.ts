@@ -13,6 +13,7 @@ import type { SessionRecord } from "../../state/registry.ts";
 import type { SessionDispatcherOptions, StartMarks } from "../seams.ts";
 import type { Meters } from "./meters.ts";
 import type { PromptTemplates } from "../prompts.ts";
+import type { BurstPart } from "./burst.ts";
 import type {
   DispatchFailure,
   DispatchOutcome,
@@ -67,7 +68,10 @@ export interface Delivery {
   live: SessionRecord;
   /** The event as the `input_received` hooks left it. */
   event: RoutedEvent;
+  /** Its prompt, as it goes when alone in its batch. */
   prompt: string;
+  /** An event's part of a burst (`burst.ts`); absent for other prompts (an answer, an assignment). */
+  part?: BurstPart;
 }
 
 /** What the steps ask of the gathered deliveries (`Deliveries` of `batch.ts`). */
@@ -121,7 +125,7 @@ export class Turn {
   readonly config: RoutingConfig;
   /**
    * This delivery id was marked in flight on the session and never noted delivered: a crash may
-   * have pasted it already, so its prompt says it may repeat (`REPEAT_LINE` of `deliver.ts`).
+   * have pasted it already, so its prompt says it may repeat (`REPEAT_LINE` of `burst.ts`).
    */
   repeat = false;
   /** The points this turn asked, with what they answered (kept with the turn if it parks). */
@@ -171,8 +175,14 @@ export class Turn {
    * Hands `prompt` to `live`'s gathered deliveries as `event` (default: the turn's), behind the
    * session's earlier ones; its outcome once its batch went in. No reaction: the caller picks up.
    */
-  queue(live: SessionRecord, prompt: string, event: RoutedEvent = this.event): Later {
-    return { later: this.deps.deliveries.add({ turn: this, live, event, prompt }) };
+  queue(
+    live: SessionRecord,
+    prompt: string,
+    event: RoutedEvent = this.event,
+    part?: BurstPart,
+  ): Later {
+    const delivery: Delivery = { turn: this, live, event, prompt, ...(part ? { part } : {}) };
+    return { later: this.deps.deliveries.add(delivery) };
   }
 
   /** Picks the event up: the `started` reaction (once, in the reactions' lane), not waited for. */
