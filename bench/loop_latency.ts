@@ -181,6 +181,9 @@ webhooks:
       enabled: true
       dispatcher: sessions
       authorizedUsers: [alice]
+      # a load rig: one author's bursts of hundreds, past the budgets that would pause them
+      loopGuard: { maxPerWindow: 0 }
+      budgets: { deliveriesPerHour: 0, spawnsPerDay: 0 }
       spawnOnUnmatched: labeled
       registryDir: ${join(dir, "registry")}
       runner: ${runner}

@@ -7,6 +7,10 @@ import { CUSTOM_KEYWORDS } from "./_validate.ts";
 
 /** Keys that have no single default, and why. */
 const NO_DEFAULT: Record<string, string> = {
+  "webhooks.ghWebhook.routing.budgets.sessionHours": "absent: off",
+  "webhooks.ghWebhook.routing.budgets.costUsd": "absent: off",
+  "webhooks.ghWebhook.routing.budgets.tokens": "absent: off",
+  "webhooks.ghWebhook.routing.budgets.turns": "absent: off",
   "hooks[].path": "one of path|url|command picks the hook's kind",
   "hooks[].url": "one of path|url|command picks the hook's kind",
   "hooks[].command": "one of path|url|command picks the hook's kind",

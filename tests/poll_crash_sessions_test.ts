@@ -25,6 +25,9 @@ Deno.test("SIGKILL at random moments, real sessions: every comment reaches the a
       "  ghWebhook:",
       "    routing:",
       "      authorizedUsers: [alice]",
+      // a crash rig: one author's burst, past the budgets that would pause it
+      "      loopGuard: { maxPerWindow: 0 }",
+      "      budgets: { deliveriesPerHour: 0, spawnsPerDay: 0 }",
       "      spawnOnUnmatched: labeled",
       "      runner: process",
       "      harnessEnv: { pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_SLEEP_MS] }",
