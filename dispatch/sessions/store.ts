@@ -86,7 +86,6 @@ function workItemField(item: WorkItemRef): SessionRecord["workItem"] {
   };
 }
 
-/** Orders records by host, owner, repo, then number (so `#9` comes before `#10`). */
 /**
  * A new session's usage: its launch joins the item's launches of the last day (kept from the
  * session before it), and what its first run reported is counted.
@@ -100,6 +99,7 @@ function usageOf(
   return input.use ? countRun(fresh, input.use) : fresh;
 }
 
+/** Orders records by host, owner, repo, then number (so `#9` comes before `#10`). */
 function byRef(a: SessionRecord, b: SessionRecord): number {
   const [x, y] = [a.workItem, b.workItem];
   return (x.host ?? "").localeCompare(y.host ?? "") || x.owner.localeCompare(y.owner) ||
@@ -148,18 +148,19 @@ export class SessionStore implements DispatchSessions {
   async register(input: RegisterInput): Promise<SessionRecord> {
     const { record, replaced } = await this.mutate(input.item.ref, (current) => {
       if (isLive(current) && !input.force) throw new SessionExistsError(current);
+      const now = this.#now(); // one instant: the record's creation is its launch
       const record: SessionRecord = {
         workItem: workItemField(input.item),
         harness: input.harness,
         harnessSessionId: input.harnessSessionId,
         cwd: input.cwd,
         status: "active",
-        createdAt: this.nowIso(),
+        createdAt: now.toISOString(),
         lastEventAt: null,
         tmuxTarget: input.tmuxTarget ?? "",
         recentDeliveries: [],
         url: input.url ?? "",
-        usage: usageOf(input, current, this.#now()),
+        usage: usageOf(input, current, now),
       };
       return { write: record, result: { record, replaced: isLive(current) } };
     });
