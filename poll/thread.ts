@@ -67,12 +67,22 @@ export function sinceParam(iso: string | undefined): string | undefined {
 
 const KIND_ORDER = { comment: 0, review: 1, review_comment: 2 } as const;
 
-/** Merges entries in time order (ties: conversation, review, inline; then node id). */
+/** GitHub's numeric id of an entry: it grows with creation (node ids are opaque, not ordered). */
+function idOf(e: ThreadEntry): number {
+  const id = (e.raw as { id?: unknown }).id;
+  return typeof id === "number" ? id : Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * Merges entries in time order. GitHub's times are whole seconds, and a bot loop writes several
+ * comments a second: ties go conversation, review, inline, then by numeric id (creation order),
+ * then as listed (the sort is stable, and GitHub lists each kind oldest first).
+ */
 export function mergeThread(entries: ThreadEntry[]): ThreadEntry[] {
   return entries.sort((a, b) =>
     Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
     KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-    (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0)
+    idOf(a) - idOf(b)
   );
 }
 
