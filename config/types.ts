@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Budgets } from "../state/usage.ts";
 
 /** Reads one environment variable: its value, or `undefined` when it is not set. */
 export type EnvReader = (name: string) => string | undefined;
@@ -80,15 +81,8 @@ export interface DeliverConfig {
   labels: "auto-execute" | "any";
 }
 
-/** `routing.budgets`: each optional; `0` turns one off. */
-export interface BudgetsConfig {
-  deliveriesPerHour?: number;
-  spawnsPerDay?: number;
-  sessionHours?: number;
-  costUsd?: number;
-  tokens?: number;
-  turns?: number;
-}
+/** `routing.budgets`: each optional; `0` turns one off (the shape `state/usage.ts` counts against). */
+export type BudgetsConfig = Budgets;
 
 /** `webhooks.ghWebhook.routing`. */
 export interface RoutingConfig {
