@@ -6,6 +6,9 @@
  */
 import type { Budgets } from "../state/usage.ts";
 
+/** The harnesses (`dispatch/seams.ts`'s `HarnessName`, which config cannot import). */
+export type HarnessKey = "claude" | "cursor" | "codex" | "gemini" | "opencode";
+
 /** Reads one environment variable: its value, or `undefined` when it is not set. */
 export type EnvReader = (name: string) => string | undefined;
 
@@ -89,7 +92,11 @@ export interface RoutingConfig {
   enabled: boolean;
   dispatcher: "sessions" | "journal";
   registryDir: string;
-  defaultHarness: "claude" | "cursor";
+  defaultHarness: HarnessKey;
+  /** How much the agent may do unattended, mapped per harness (`docs/harnesses.md`). */
+  approvalMode: "ask" | "auto-edit" | "auto-all";
+  /** Per harness: its model and effort. */
+  harnessModels: Record<HarnessKey, { model?: string; effort?: string }>;
   spawnOnUnmatched: "never" | "always" | "labeled";
   autoExecuteLabel: string;
   control: {
@@ -133,7 +140,7 @@ export interface RoutingConfig {
   promptTemplate: string;
   /** Absolute path, or `""` for the built-in template. */
   spawnPromptTemplate: string;
-  harnessArgs: { claude: string[]; cursor: string[] };
+  harnessArgs: Record<HarnessKey, string[]>;
   /** Beyond the allowlist: names passed through from the daemon's environment, and values. */
   harnessEnv: { pass: string[]; set: Record<string, string> };
   /** The variable whose value the agent gets as `GH_TOKEN`; absent: no token. */

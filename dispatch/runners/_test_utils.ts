@@ -16,6 +16,9 @@ import { pathWithFakes } from "../../tests/fake_harness/mod.ts";
 export const EXTRA: Record<HarnessName, string[]> = {
   claude: ["--model", "opus"],
   cursor: ["--force"],
+  codex: [],
+  gemini: [],
+  opencode: [],
 };
 
 export async function tmuxSetup(
