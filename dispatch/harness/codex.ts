@@ -32,7 +32,17 @@ const APPROVAL = [
   "--dangerously-bypass-approvals-and-sandbox",
   "--yolo",
 ];
-const BYPASS: OwnFlag = { names: ["--dangerously-bypass-approvals-and-sandbox", "--yolo"] };
+// an operator's own sandbox or approval flag is their choice: no bypass over it
+const BYPASS: OwnFlag = {
+  names: [
+    "--dangerously-bypass-approvals-and-sandbox",
+    "--yolo",
+    "--sandbox",
+    "-s",
+    "--ask-for-approval",
+    "-a",
+  ],
+};
 
 /** The approval flags of `exec` (new) and the TUI, per mode. */
 const APPROVAL_FLAGS: Record<string, Record<HarnessMode, OwnFlag[]>> = {

@@ -78,6 +78,10 @@ export function launchArgs(
   mode: HarnessMode,
 ): string[] {
   const extraArgs = [...(routing.harnessArgs[h] ?? [])];
-  const own = adapterFor(h).settingsArgs({ extraArgs, settings: harnessSettings(routing, h), mode });
+  const own = adapterFor(h).settingsArgs({
+    extraArgs,
+    settings: harnessSettings(routing, h),
+    mode,
+  });
   return [...own, ...extraArgs];
 }
