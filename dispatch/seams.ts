@@ -51,6 +51,11 @@ export interface HarnessAdapter {
    * reports nothing (then a cost, token or turn budget is "not measured").
    */
   usageFromOutput(stdout: string): HarnessUsage | undefined;
+  /**
+   * The answer a headless run gave (its JSON output's response text: `result` for claude and
+   * cursor-agent), or `undefined` when there is none; absent, a caller takes the raw stdout.
+   */
+  answerFromOutput?(stdout: string): string | undefined;
 }
 
 /** What a runner needs to host one session. */

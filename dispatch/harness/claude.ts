@@ -20,6 +20,7 @@ import {
   isUuid,
   promptTail,
   resultOf,
+  resultTextOf,
   sessionIdOf,
 } from "./_shared.ts";
 
@@ -93,4 +94,5 @@ export const claudeAdapter: HarnessAdapter = {
   headless: (o) => headlessArgs(o, claudeCapArgs(o.limits, o.extraArgs)),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isUuid),
   usageFromOutput: claudeUsageOf,
+  answerFromOutput: resultTextOf,
 };

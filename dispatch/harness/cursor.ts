@@ -15,7 +15,7 @@
  * @module
  */
 import type { HarnessAdapter } from "../seams.ts";
-import { headlessArgs, isToken, promptTail, sessionIdOf } from "./_shared.ts";
+import { headlessArgs, isToken, promptTail, resultTextOf, sessionIdOf } from "./_shared.ts";
 
 /** The `cursor-agent` adapter. */
 export const cursorAdapter: HarnessAdapter = {
@@ -28,4 +28,5 @@ export const cursorAdapter: HarnessAdapter = {
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isToken),
   // nothing to read: see the module doc
   usageFromOutput: () => undefined,
+  answerFromOutput: resultTextOf,
 };
