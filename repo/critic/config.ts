@@ -12,7 +12,7 @@
  * @module
  */
 import { didYouMean, formatKeyPath, type KeyPath, type ParsedYaml } from "../../config/mod.ts";
-import { looksLikeToken, maskTokens } from "../../config/secrets.ts";
+import { maskTokens } from "../../config/secrets.ts";
 import { byPosition, plural, type Problem, problemsSummary, UsageError } from "../../errors.ts";
 import { unknownPlaceholders } from "./argv.ts";
 
@@ -219,7 +219,7 @@ export function criticsOf(
             );
           } else if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
             problem(where, "must be a string, number or boolean");
-          } else if (looksLikeToken(String(v))) {
+          } else if (maskTokens(String(v)) !== String(v)) {
             problem(
               where,
               "this looks like a secret, and harness-config.yaml is committed: remove it " +
