@@ -30,6 +30,8 @@ const SCHEMAS = [
   "verb",
   "hooks-suspended",
   "notify-test",
+  "critic-list",
+  "critic-run",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {

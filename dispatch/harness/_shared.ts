@@ -149,6 +149,15 @@ export function resultOf(stdout: string): Record<string, unknown> | undefined {
   return undefined;
 }
 
+/**
+ * The answer text of a headless run: the result object's `result` string (claude and
+ * cursor-agent both document it), else `undefined`.
+ */
+export function resultTextOf(stdout: string): string | undefined {
+  const text = resultOf(stdout)?.result;
+  return typeof text === "string" ? text : undefined;
+}
+
 /** A non-negative finite number (a cost), else `undefined`. */
 export function amountOf(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;

@@ -309,3 +309,13 @@ Deno.test("cursor headless: it has no turn or spend cap, so a run's limits are i
     ["--force", "-p", "go", "--resume", "chat-1", "--output-format", "json"],
   );
 });
+
+Deno.test("claude and cursor answer with the result object's `result` text, else undefined", () => {
+  const out =
+    'noise\n{"type":"result","subtype":"success","result":"LGTM: one nit","session_id":"x"}\n';
+  for (const adapter of [claudeAdapter, cursorAdapter]) {
+    assert.equal(adapter.answerFromOutput?.(out), "LGTM: one nit");
+    assert.equal(adapter.answerFromOutput?.("not json"), undefined);
+    assert.equal(adapter.answerFromOutput?.('{"type":"result","result":7}'), undefined);
+  }
+});
