@@ -129,7 +129,16 @@ Deno.test("critic list: a table, and JSON with the argv each critic would run", 
     false,
     true,
   ]);
-  assert.equal(doc.critics[6].argv, null); // codex: no adapter in this build yet
+  // a codex critic: its adapter's headless form, approval ask (a read-only sandbox)
+  assert.deepEqual(doc.critics[6].argv, [
+    "codex",
+    "exec",
+    "--json",
+    "--sandbox",
+    "read-only",
+    "--",
+    "{prompt}",
+  ]);
 });
 
 Deno.test("critic list: the root is the git top of the working directory; no file lists none", async () => {
@@ -322,7 +331,6 @@ Deno.test("critic run: a misconfiguration exits 2, spawns nothing and prints no 
       ["off", "--prompt", "p"],
       /harness-config\.yaml: reviews\.critics\[5\]: critic "off" is disabled/,
     ],
-    [["later", "--prompt", "p"], /no adapter for the codex harness yet/],
     [["echo", "--prompt", "p"], /uses \{workItem\} in its args: pass --work-item REF/],
     [["echo"], /give exactly one of --prompt TEXT or --prompt-file PATH/],
     [["echo", "--prompt", "p", "--prompt-file", "x"], /give exactly one of/],
