@@ -27,7 +27,9 @@ function floorOf(path: string): number {
   if (path.startsWith("poll/") || path.startsWith("webhook/")) return 5; // the ingress paths
   if (path.startsWith("ingress/")) return 4; // the router both paths share
   if (path.startsWith("dispatch/")) return 3;
-  if (path.startsWith("lifecycle/") || path.startsWith("loops/")) return 2;
+  if (path.startsWith("lifecycle/") || path.startsWith("loops/") || path.startsWith("repo/")) {
+    return 2; // the hook engine, the loops, and what the-loop reads from a repository
+  }
   // ground: async/, config/, events/, notify/, state/, schema/, github/, daemon/, errors.ts, terminal.ts,
   // version.ts
   return 1;
