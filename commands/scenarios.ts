@@ -67,7 +67,9 @@ async function listScenarios(ctx: CliContext, flags: ScenariosFlags): Promise<vo
     throw error;
   }
   const { globs, source } = chooseGlobs(flags.glob ?? [], config);
-  const found = await findScenarios({ root, globs, warn: (m) => ctx.warn(`the-loop: ${m}\n`) });
+  // a warning names a file: its name is the repository's text, made terminal-safe too
+  const warn = (m: string) => ctx.warn(`the-loop: ${visible(m, { multiline: false })}\n`);
+  const found = await findScenarios({ root, globs, warn });
   const { scenarios } = found;
   if (flags.format === "json") {
     printEnvelope(ctx, "scenarios", { ok: true, config: null }, {

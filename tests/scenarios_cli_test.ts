@@ -89,7 +89,9 @@ Deno.test("scenarios --format json: every scenario with its steps, from the repo
 });
 
 Deno.test("scenarios (table): file:line per scenario, terminal-safe cells", async () => {
-  const root = repo();
+  const root = repo({
+    "tests/evil\x1b[2J.ts": "/** Feature: \x1b]0;owned\x07\n * Scenario: a\rfake */\n",
+  });
   const r = await cli(["scenarios"], { cwd: root });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split("\n");
@@ -97,6 +99,7 @@ Deno.test("scenarios (table): file:line per scenario, terminal-safe cells", asyn
   assert.deepEqual(lines.slice(1).map((l) => l.split(/\s{2,}/)), [
     ["pkg/token_test.go:3", "-", "a token expires", "-", "2"],
     ["src/auth/login_test.ts:8", "Sign-in", "a good password", "REQ-7", "4"],
+    ["tests/evil\\e[2J.ts:2", "\\e]0;owned\\x07", "a", "-", "0"],
     ["tests/test_billing.py:3", "-", "an invoice for <plan> (outline)", "-", "2"],
   ]);
   // deno-lint-ignore no-control-regex
