@@ -22,6 +22,7 @@ import * as ask from "./ask.ts";
 import * as reply from "./reply.ts";
 import * as notify from "./notify/mod.ts";
 import * as critic from "./critic/mod.ts";
+import * as scenarios from "./scenarios.ts";
 
 /** A command module: adds its command (and subcommands) to the program. */
 export interface CommandModule {
@@ -43,6 +44,7 @@ export const COMMANDS: readonly CommandModule[] = [
   loops,
   notify,
   critic,
+  scenarios,
   completions,
 ];
 

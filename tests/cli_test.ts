@@ -38,6 +38,7 @@ Deno.test("--help lists every command and exits 0", async () => {
     "loops",
     "notify",
     "critic",
+    "scenarios",
     "completions",
   ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));
