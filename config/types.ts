@@ -6,8 +6,15 @@
  */
 import type { Budgets } from "../state/usage.ts";
 
-/** The harnesses (`dispatch/seams.ts`'s `HarnessName`, which config cannot import). */
-export type HarnessKey = "claude" | "cursor" | "codex" | "gemini" | "opencode";
+/**
+ * The harnesses the-loop drives, in the order the docs list them: the one list (`HarnessName`
+ * and `HARNESS_NAMES` of `dispatch/seams.ts` are these; a command's flag choices read it here,
+ * without loading the dispatcher).
+ */
+export const HARNESS_KEYS = ["claude", "cursor", "codex", "gemini", "opencode"] as const;
+
+/** One of {@linkcode HARNESS_KEYS}. */
+export type HarnessKey = typeof HARNESS_KEYS[number];
 
 /** Reads one environment variable: its value, or `undefined` when it is not set. */
 export type EnvReader = (name: string) => string | undefined;

@@ -12,6 +12,7 @@
  * @module
  */
 import type { RoutingConfig } from "../config/mod.ts";
+import { HARNESS_KEYS, type HarnessKey } from "../config/types.ts";
 import type { EventSink } from "../events/mod.ts";
 import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
 import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
@@ -24,16 +25,10 @@ import type { PromptTemplates } from "./prompts.ts";
 import type { SuspensionStore } from "./suspensions/mod.ts";
 
 /** The harnesses the-loop drives (`docs/harnesses.md`: one section each). */
-export type HarnessName = "claude" | "cursor" | "codex" | "gemini" | "opencode";
+export type HarnessName = HarnessKey;
 
-/** Every harness, in the order the docs list them. */
-export const HARNESS_NAMES: readonly HarnessName[] = [
-  "claude",
-  "cursor",
-  "codex",
-  "gemini",
-  "opencode",
-];
+/** Every harness, in the order the docs list them (the config's one list). */
+export const HARNESS_NAMES: readonly HarnessName[] = HARNESS_KEYS;
 
 /**
  * How much the agent may do unattended (`routing.approvalMode`), mapped per harness to its own
