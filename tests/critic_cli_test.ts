@@ -66,6 +66,7 @@ const CONFIG = (dir: string) =>
     "      enabled: false",
     "    - name: later",
     "      harness: codex",
+    "      env: { FAKE_HARNESS_TOKENS: '40' }",
   ].join("\n") + "\n";
 
 function repo(extra: Record<string, string> = {}): string {
@@ -194,6 +195,18 @@ Deno.test("critic run: a harness critic (fake claude): answer, usage, model, env
     assert.ok(boot.environ.PATH?.includes(ENV.PATH), boot.environ.PATH);
   }
   assert.equal(Deno.statSync(root).isDirectory && !existsSync(join(root, "pwned")), true);
+});
+
+Deno.test("critic run: a codex critic: its last agent message is the answer, its tokens the usage", async () => {
+  const root = repo();
+  const r = await cli(["critic", "run", "later", "--root", root, "--prompt", "-look"], {
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  validRun(doc);
+  assert.deepEqual([doc.harness, doc.ok, doc.output], ["codex", true, "ok"]);
+  assert.deepEqual(doc.usage, { turns: 1, tokens: 40 });
 });
 
 function existsSync(path: string): boolean {

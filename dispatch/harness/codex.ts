@@ -176,11 +176,11 @@ const pad = (n: number) => String(n).padStart(2, "0");
  * The id of the conversation a codex TUI started in `cwd` at or after `since`: the newest
  * `rollout-*.jsonl` modified since then whose first line (`session_meta`) names `cwd`.
  */
-export async function discoverCodexId(
+export function discoverCodexId(
   o: { cwd: string; since: number; env: Record<string, string> },
 ): Promise<string | undefined> {
   const root = sessionsDir(o.env);
-  if (!root) return undefined;
+  if (!root) return Promise.resolve(undefined);
   let best: { id: string; mtime: number } | undefined;
   for (const dir of dayDirs(root, o.since, Date.now())) {
     let entries: Deno.DirEntry[];
@@ -214,7 +214,7 @@ export async function discoverCodexId(
       if (!best || mtime > best.mtime) best = { id, mtime };
     }
   }
-  return best?.id;
+  return Promise.resolve(best?.id);
 }
 
 /** The first line of a file (read in one bounded chunk: a `session_meta` line is small). */
