@@ -7,7 +7,7 @@
 import { type Command, Option } from "commander";
 
 /** The output formats a command may offer. */
-export type Format = "text" | "table" | "json" | "jsonl" | "yaml";
+export type Format = "text" | "table" | "markdown" | "json" | "jsonl" | "yaml";
 
 /** Adds `--format <fmt>` restricted to `choices`, defaulting to `fallback`. */
 export function formatOption(cmd: Command, choices: Format[], fallback: Format): Command {

@@ -21,6 +21,8 @@ import * as advance from "./advance.ts";
 import * as ask from "./ask.ts";
 import * as reply from "./reply.ts";
 import * as notify from "./notify/mod.ts";
+import * as critic from "./critic/mod.ts";
+import * as scenarios from "./scenarios.ts";
 
 /** A command module: adds its command (and subcommands) to the program. */
 export interface CommandModule {
@@ -41,6 +43,8 @@ export const COMMANDS: readonly CommandModule[] = [
   hooks,
   loops,
   notify,
+  critic,
+  scenarios,
   completions,
 ];
 

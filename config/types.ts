@@ -6,6 +6,16 @@
  */
 import type { Budgets } from "../state/usage.ts";
 
+/**
+ * The harnesses the-loop drives, in the order the docs list them: the one list (`HarnessName`
+ * and `HARNESS_NAMES` of `dispatch/seams.ts` are these; a command's flag choices read it here,
+ * without loading the dispatcher).
+ */
+export const HARNESS_KEYS = ["claude", "cursor", "codex", "gemini", "opencode"] as const;
+
+/** One of {@linkcode HARNESS_KEYS}. */
+export type HarnessKey = typeof HARNESS_KEYS[number];
+
 /** Reads one environment variable: its value, or `undefined` when it is not set. */
 export type EnvReader = (name: string) => string | undefined;
 
@@ -89,7 +99,11 @@ export interface RoutingConfig {
   enabled: boolean;
   dispatcher: "sessions" | "journal";
   registryDir: string;
-  defaultHarness: "claude" | "cursor";
+  defaultHarness: HarnessKey;
+  /** How much the agent may do unattended, mapped per harness (`docs/harnesses.md`). */
+  approvalMode: "ask" | "auto-edit" | "auto-all";
+  /** Per harness: its model and effort. */
+  harnessModels: Record<HarnessKey, { model?: string; effort?: string }>;
   spawnOnUnmatched: "never" | "always" | "labeled";
   autoExecuteLabel: string;
   control: {
@@ -133,7 +147,7 @@ export interface RoutingConfig {
   promptTemplate: string;
   /** Absolute path, or `""` for the built-in template. */
   spawnPromptTemplate: string;
-  harnessArgs: { claude: string[]; cursor: string[] };
+  harnessArgs: Record<HarnessKey, string[]>;
   /** Beyond the allowlist: names passed through from the daemon's environment, and values. */
   harnessEnv: { pass: string[]; set: Record<string, string> };
   /** The variable whose value the agent gets as `GH_TOKEN`; absent: no token. */

@@ -49,7 +49,24 @@ export type {
   SessionDispatcherOptions,
   StartMarks,
 } from "./seams.ts";
-export { allowlisted as harnessEnvAllowlisted } from "./runners/mod.ts";
+export {
+  allowlisted as harnessEnvAllowlisted,
+  boundedRun,
+  type BoundedRunOptions,
+  type BoundedRunResult,
+  HARNESS_ENV_ALLOWLIST,
+  harnessEnvironment,
+  WEBHOOK_SECRET_ENV,
+} from "./runners/mod.ts";
+export { adapterFor } from "./harness/mod.ts";
+export type {
+  ApprovalMode,
+  HarnessAdapter,
+  HarnessName,
+  HarnessSettings,
+  HarnessUsage,
+} from "./seams.ts";
+export { HARNESS_NAMES } from "./seams.ts";
 export { DryRunDispatcher, type DryRunDispatcherOptions, type DryRunRecord } from "./dry_run.ts";
 export {
   defaultTemplates,

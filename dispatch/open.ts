@@ -28,7 +28,7 @@ import type { WorkItemRef } from "../state/work_item.ts";
 import { SessionDispatcher } from "./dispatcher.ts";
 import { DryRunDispatcher, readOnlyPositions } from "./dry_run.ts";
 import { sessionEnvFor, type SessionEnvOptions } from "./agent_env.ts";
-import { adapterFor } from "./harness/mod.ts";
+import { adapterFor, harnessSettings } from "./harness/mod.ts";
 import { loadTemplates, type PromptTemplates } from "./prompts.ts";
 import { harnessEnvironment, ProcessRunner, TmuxRunner } from "./runners/mod.ts";
 import type { DispatchGitHub, DispatchHooks, HarnessName, HarnessRunner } from "./seams.ts";
@@ -115,6 +115,8 @@ function runnerOf(
 ): HarnessRunner {
   const now = routing();
   const extraArgs = (h: HarnessName) => [...(routing().harnessArgs[h] ?? [])];
+  // approval, model, effort and trust as each harness's own flags (`docs/harnesses.md`)
+  const settings = (h: HarnessName) => harnessSettings(routing(), h);
   // the harness's environment: the allowlist, `harnessEnv`, the agent's token when opted in
   const environment = {
     baseEnv: o.baseEnv,
@@ -127,6 +129,7 @@ function runnerOf(
     return new TmuxRunner({
       adapter: adapterFor,
       extraArgs,
+      settings,
       ...environment,
       tmux: now.tmux,
       // a private tmux server (`tmux -L NAME`) instead of the user's default one
@@ -145,6 +148,7 @@ function runnerOf(
   return new ProcessRunner({
     adapter: adapterFor,
     extraArgs,
+    settings,
     ...environment,
     logDir: join(o.config.state.root, "logs", "sessions"),
     timeoutMs: now.dispatchTimeoutSeconds * 1000,

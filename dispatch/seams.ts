@@ -12,6 +12,7 @@
  * @module
  */
 import type { RoutingConfig } from "../config/mod.ts";
+import { HARNESS_KEYS, type HarnessKey } from "../config/types.ts";
 import type { EventSink } from "../events/mod.ts";
 import type { ReactionContent, ReactionTarget } from "../github/mod.ts";
 import type { ContextOf, PointName } from "../lifecycle/sdk/mod.ts";
@@ -23,26 +24,80 @@ import type { SessionRecord } from "../state/registry.ts";
 import type { PromptTemplates } from "./prompts.ts";
 import type { SuspensionStore } from "./suspensions/mod.ts";
 
-/** The harnesses the-loop drives: `claude` (Claude Code) and `cursor` (`cursor-agent`). */
-export type HarnessName = "claude" | "cursor";
+/** The harnesses the-loop drives (`docs/harnesses.md`: one section each). */
+export type HarnessName = HarnessKey;
+
+/** Every harness, in the order the docs list them (the config's one list). */
+export const HARNESS_NAMES: readonly HarnessName[] = HARNESS_KEYS;
+
+/**
+ * How much the agent may do unattended (`routing.approvalMode`), mapped per harness to its own
+ * flags: `ask` (it asks before acting; headless, what needs asking is refused), `auto-edit` (it
+ * edits files in its workspace without asking), `auto-all` (it runs anything without asking).
+ */
+export type ApprovalMode = "ask" | "auto-edit" | "auto-all";
+
+/** What the config says of every run of a harness, beside `harnessArgs` (its flags). */
+export interface HarnessSettings {
+  approvalMode: ApprovalMode;
+  /** `routing.harnessModels.<harness>.model`: the harness's own model name. */
+  model?: string;
+  /** `routing.harnessModels.<harness>.effort`, for the harnesses that take one. */
+  effort?: string;
+  /** `harnessTrust.enabled`: the workspace is trusted by the harness's own flag where it has one. */
+  trust: boolean;
+}
+
+/** Which form of the harness a set of flags is for. */
+export type HarnessMode = "headless" | "interactive";
+
+/**
+ * How a new conversation's id is had, before the harness prints anything where it can be:
+ * `preassign` (the-loop makes a UUID and hands it over: `--session-id`), `issue` (a command of
+ * the harness prints a fresh one: `cursor-agent create-chat`), `output` (only the harness's own
+ * output names it: a headless run's JSON, or for a tmux session what it leaves on disk).
+ */
+export type IdSource =
+  | { kind: "preassign" }
+  | {
+    kind: "issue";
+    /** The arguments (after `program`) of the command that prints a new conversation's id. */
+    args(o: { extraArgs: string[]; settings?: HarnessSettings }): string[];
+    /** The id in what it printed. */
+    parse(stdout: string): string | undefined;
+  }
+  | { kind: "output" };
+
+/** The argv-building inputs every adapter call shares. */
+export interface HarnessCall {
+  /** `routing.harnessArgs.<harness>`: the operator's flags (theirs win over the adapter's). */
+  extraArgs: string[];
+  /** The config's settings; absent: no flags of the adapter's own (a bare test rig). */
+  settings?: HarnessSettings;
+}
 
 /** How a harness is started and continued; argv only (the runner decides how to host it). */
 export interface HarnessAdapter {
   name: HarnessName;
-  /** The executable looked up on PATH: `claude` or `cursor-agent`. */
+  /** The executable looked up on PATH (`claude`, `cursor-agent`, `codex`, `gemini`, `opencode`). */
   program: string;
-  /** Whether a new conversation can be given its id up front (`claude --session-id <uuid>`). */
-  preassignsId: boolean;
-  /** Interactive boot (tmux): a new conversation with `sessionId`, starting on `prompt`. */
-  interactive(o: { sessionId: string; prompt: string; extraArgs: string[] }): string[];
+  /** How a new conversation gets its id. */
+  ids: IdSource;
+  /** Whether `id` can be handed back to resume (a malformed recorded id means a fresh boot). */
+  isResumableId(id: string): boolean;
+  /**
+   * Interactive boot (tmux): a new conversation starting on `prompt`; `sessionId` is the id the
+   * adapter's {@linkcode IdSource} gave (`""` for `output`: the harness names it itself).
+   */
+  interactive(o: HarnessCall & { sessionId: string; prompt: string }): string[];
   /** Interactive resume (tmux respawn): the same conversation, optionally with a prompt. */
-  resume(o: { sessionId: string; prompt?: string; extraArgs: string[] }): string[];
+  resume(o: HarnessCall & { sessionId: string; prompt?: string }): string[];
   /**
    * Headless (process runner): one prompt, answered and exited. `sessionId` continues that
-   * conversation (`--resume`); absent, a new one starts (its id is read from the output).
+   * conversation; absent, a new one starts (its id is read from the output).
    */
   headless(
-    o: { sessionId?: string; prompt: string; extraArgs: string[]; limits?: RunLimits },
+    o: HarnessCall & { sessionId?: string; prompt: string; limits?: RunLimits },
   ): string[];
   /** The conversation id a headless run printed (its JSON output), if any. */
   sessionIdFromOutput(stdout: string): string | undefined;
@@ -51,6 +106,21 @@ export interface HarnessAdapter {
    * reports nothing (then a cost, token or turn budget is "not measured").
    */
   usageFromOutput(stdout: string): HarnessUsage | undefined;
+  /** The answer's text in a headless run's output (`critic run`), when it can be found. */
+  answerFromOutput?(stdout: string): string | undefined;
+  /**
+   * The flags of the adapter's own for `settings` in `mode` (approval, model, effort, trust),
+   * less any the operator's `extraArgs` already set: what harness trust reads too.
+   */
+  settingsArgs(o: HarnessCall & { mode: HarnessMode }): string[];
+  /**
+   * For `output` ids in tmux: the id of the conversation an interactive harness started in
+   * `cwd` at or after `since` (epoch ms), found where the harness keeps its sessions on disk;
+   * `undefined` while there is none yet. `env` is the harness's environment (its home).
+   */
+  discoverId?(o: { cwd: string; since: number; env: Record<string, string> }): Promise<
+    string | undefined
+  >;
 }
 
 /** What a runner needs to host one session. */
@@ -59,7 +129,7 @@ export interface HostedSession {
   /** `github-octo-repo-15`: names the tmux session (`loop-<slug>`) and the log file. */
   slug: string;
   harness: HarnessName;
-  /** The conversation id (pre-assigned for claude; learned from the first run for cursor). */
+  /** The conversation id (pre-assigned, issued, or learned from the harness's output: `IdSource`). */
   harnessSessionId: string;
   cwd: string;
   /** The tmux target (`loop-<slug>`), `""` for the process runner. */

@@ -59,6 +59,8 @@ export interface ItemFacts {
   state?: string;
   /** A pull request's head branch. */
   branch?: string;
+  /** The harness a `harness:<name>` label on it names (lower-cased; checked at the spawn). */
+  harness?: string;
 }
 
 /** What a CI event reports: its workflow run, check run or check suite, or its commit status. */

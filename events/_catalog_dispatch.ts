@@ -9,7 +9,7 @@ import type { EventType } from "./_event_type.ts";
 
 const ITEM = "string — the work item's ref, e.g. github:owner/repo#12";
 const DELIVERY = "string — the delivery id (X-GitHub-Delivery, or the poller's poll-…)";
-const HARNESS = "string — claude | cursor";
+const HARNESS = "string — claude | cursor | codex | gemini | opencode";
 const SESSION_ID = 'string — the harness\'s conversation id ("" when not known yet)';
 
 /** The dispatcher's event types. */

@@ -22,7 +22,7 @@ export const SESSIONS_EVENTS: Record<string, EventType> = {
     level: "info",
     fields: {
       work_item: ITEM,
-      harness: "string — claude | cursor",
+      harness: "string — claude | cursor | codex | gemini | opencode",
       harness_session_id: "string — the harness's conversation id",
       cwd: "string — the session's working directory",
       tmux_target: 'string — the tmux session (loop-<slug>), "" when headless',
@@ -34,7 +34,7 @@ export const SESSIONS_EVENTS: Record<string, EventType> = {
     level: "info",
     fields: {
       work_item: ITEM,
-      harness: "string — claude | cursor",
+      harness: "string — claude | cursor | codex | gemini | opencode",
       harness_session_id: "string — the harness's conversation id",
       reason: "string — cli (sessions close) | stop (a stop command) | the caller's reason",
     },

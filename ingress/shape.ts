@@ -115,7 +115,19 @@ function itemOf(ghEvent: string, payload: Obj): ItemFacts | undefined {
     title: text(o.title),
     state: text(o.state),
     branch: text(obj(o.head).ref),
+    harness: harnessLabelOf(o.labels),
   });
+}
+
+/** The harness a `harness:<name>` label names (the first such label), `undefined` without one. */
+function harnessLabelOf(labels: unknown): string | undefined {
+  if (!Array.isArray(labels)) return undefined;
+  for (const l of labels) {
+    const name = typeof l === "string" ? l : text(obj(l).name);
+    const m = name ? /^harness:\s*([a-z][a-z-]*)$/i.exec(name) : null;
+    if (m) return m[1].toLowerCase();
+  }
+  return undefined;
 }
 
 /** What a CI event's run (or commit status) reports. */

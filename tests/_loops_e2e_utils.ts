@@ -89,7 +89,7 @@ webhooks:
       runner: ${o.runner}
       # the fake's own variables (the daemon's environment reaches it only by name)
       harnessEnv:
-        pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_ACT, FAKE_HARNESS_ASK, FAKE_HARNESS_COST]
+        pass: [FAKE_HARNESS_LOG, FAKE_HARNESS_ACT, FAKE_HARNESS_ASK, FAKE_HARNESS_COST, FAKE_HARNESS_TOKENS]
       tmux:
         harnessKillGraceSeconds: 2
       workspace:
@@ -283,8 +283,8 @@ export class LoopsE2E {
   }
 
   /** A labelled issue by alice. */
-  openIssue(): number {
-    return this.gh.world.addIssue(REPO, { user: "alice", labels: [LABEL] }).number;
+  openIssue(more: string[] = []): number {
+    return this.gh.world.addIssue(REPO, { user: "alice", labels: [LABEL, ...more] }).number;
   }
 
   /** `poll start --interval 1`, once it printed its ready line. */

@@ -26,8 +26,12 @@ function floorOf(path: string): number {
   if (path.startsWith("commands/")) return 6;
   if (path.startsWith("poll/") || path.startsWith("webhook/")) return 5; // the ingress paths
   if (path.startsWith("ingress/")) return 4; // the router both paths share
+  // repo-scoped tools (critics, scenarios): dispatch's harness face and the ground
+  if (path.startsWith("repo/")) return 4;
   if (path.startsWith("dispatch/")) return 3;
-  if (path.startsWith("lifecycle/") || path.startsWith("loops/")) return 2;
+  if (path.startsWith("lifecycle/") || path.startsWith("loops/")) {
+    return 2; // the hook engine and the loops
+  }
   // ground: async/, config/, events/, notify/, state/, schema/, github/, daemon/, errors.ts, terminal.ts,
   // version.ts
   return 1;

@@ -37,6 +37,8 @@ Deno.test("--help lists every command and exits 0", async () => {
     "hooks",
     "loops",
     "notify",
+    "critic",
+    "scenarios",
     "completions",
   ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));

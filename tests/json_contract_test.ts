@@ -30,6 +30,9 @@ const SCHEMAS = [
   "verb",
   "hooks-suspended",
   "notify-test",
+  "critic-list",
+  "critic-run",
+  "scenarios",
 ];
 
 async function readSchema(name: string): Promise<Record<string, unknown>> {
@@ -481,4 +484,27 @@ Deno.test("loops and loops show --format json: the loops, a position, none, bad 
     (refused.problems as unknown as { line: number; col: number }[]).map((p) => [p.line, p.col]),
     [[3, 12]],
   );
+});
+
+Deno.test("scenarios --format json: the envelope (config null), scenarios with their steps, or []", async () => {
+  const cwd = tree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "tests/a_test.ts":
+      "/**\n * Feature: F\n * Requirement: R-1\n */\n/** Scenario Outline: S\n *   Given g\n *   And a\n */\n",
+    "pkg/b_test.go": "// Scenario: no feature\n//   Then t\n",
+  });
+  const found = conforms(await cli(["scenarios", "--format", "json"], { cwd }), "scenarios", {
+    ok: true,
+  });
+  assert.equal(found.config, null);
+  assert.deepEqual(
+    (found.scenarios as { file: string; steps: unknown[] }[]).map((s) => [s.file, s.steps.length]),
+    [["pkg/b_test.go", 1], ["tests/a_test.ts", 2]],
+  );
+  const none = conforms(
+    await cli(["scenarios", "--format", "json", "--glob", "nothing/**"], { cwd }),
+    "scenarios",
+    { ok: true },
+  );
+  assert.deepEqual([none.scenarios, none.globs, none.globsFrom], [[], ["nothing/**"], "flag"]);
 });

@@ -7,6 +7,7 @@
  * @module
  */
 import { type Command, Option } from "commander";
+import { HARNESS_KEYS, type HarnessKey } from "../../config/types.ts";
 import { UsageError } from "../../errors.ts";
 import { webUrlOf } from "../../state/work_item.ts";
 import { pathFlag } from "../_daemon.ts";
@@ -14,7 +15,7 @@ import { type CliContext, println } from "../context.ts";
 import { openSessions, refArg } from "./_open.ts";
 
 interface RegisterFlags {
-  harness: "claude" | "cursor";
+  harness: HarnessKey;
   sessionId: string;
   cwd?: string;
   tmux?: string;
@@ -28,7 +29,7 @@ export function register(group: Command, ctx: CliContext): void {
     .description("link a work item to a harness session (one live session per work item)")
     .argument("<ref>", "the work item: github:OWNER/REPO#N or github:HOST/OWNER/REPO#N")
     .addOption(
-      new Option("--harness <harness>", "the harness").choices(["claude", "cursor"])
+      new Option("--harness <harness>", "the harness").choices([...HARNESS_KEYS])
         .makeOptionMandatory(),
     )
     .requiredOption("--session-id <id>", "the harness's conversation id")

@@ -1,10 +1,11 @@
 /**
- * What both adapters share: where a prompt goes in an argv, how a headless run's JSON result
- * names its conversation and is found in the output, and how per-run caps become flags the
- * operator's own `extraArgs` did not already set.
+ * What the adapters share: where a prompt goes in an argv, how a headless run's JSON result (or
+ * JSON lines) names its conversation and is found in the output, and how the adapter's own flags
+ * (caps, approval, model) give way to the operator's `extraArgs`.
  *
  * @module
  */
+import type { HarnessCall, HarnessMode, HarnessSettings } from "../seams.ts";
 
 /**
  * The prompt as the last argv elements: nothing when empty, `-- <prompt>` when it starts with a
@@ -17,10 +18,10 @@ export function promptTail(prompt: string | undefined): string[] {
 }
 
 /**
- * The headless form shared by `claude` and `cursor-agent`:
+ * The headless form shared by `claude`, `cursor-agent` and `gemini`:
  * `<extra…> -p <prompt> [--resume <id>] --output-format json [<flags…>]` (`flags`: the adapter's
- * own, its caps). A prompt that starts with a dash moves after `--` at the end, where it can only
- * be the positional prompt.
+ * own: its settings, its caps). A prompt that starts with a dash moves after `--` at the end,
+ * where it can only be the positional prompt.
  */
 export function headlessArgs(
   o: { sessionId?: string; prompt: string; extraArgs: string[] },
@@ -30,6 +31,76 @@ export function headlessArgs(
   const tail = ["--output-format", "json", ...flags];
   if (o.prompt.startsWith("-")) return [...o.extraArgs, "-p", ...resume, ...tail, "--", o.prompt];
   return [...o.extraArgs, "-p", o.prompt, ...resume, ...tail];
+}
+
+/**
+ * One flag of an adapter's own: `names` (the first is written; any of them in the operator's
+ * `extraArgs` means the operator chose, and the adapter's is left out), and its value (none for
+ * a switch).
+ */
+export interface OwnFlag {
+  names: readonly string[];
+  value?: string;
+}
+
+/** The argv of `flags`, less each one the operator's `extraArgs` already set. */
+export function ownFlags(flags: readonly (OwnFlag | undefined)[], extraArgs: string[]): string[] {
+  const out: string[] = [];
+  for (const f of flags) {
+    if (!f || f.names.some((n) => hasFlag(extraArgs, n))) continue;
+    out.push(f.names[0], ...(f.value === undefined ? [] : [f.value]));
+  }
+  return out;
+}
+
+/**
+ * What a harness's settings become, as a table per approval mode and mode, plus the model and
+ * effort flags (absent where it has none): the one shape every adapter's `settingsArgs` takes.
+ */
+export interface SettingsTable {
+  approval: Record<HarnessSettings["approvalMode"], Record<HarnessMode, readonly OwnFlag[]>>;
+  model?: (model: string, mode: HarnessMode) => OwnFlag[];
+  effort?: (effort: string, mode: HarnessMode) => OwnFlag[];
+  trust?: Partial<Record<HarnessMode, readonly OwnFlag[]>>;
+}
+
+/** The flags of `table` for a call's settings in `mode` (none without settings). */
+export function settingsFlags(
+  table: SettingsTable,
+  o: HarnessCall & { mode: HarnessMode },
+): string[] {
+  const s = o.settings;
+  if (!s) return [];
+  return ownFlags([
+    ...table.approval[s.approvalMode][o.mode],
+    ...(s.model && table.model ? table.model(s.model, o.mode) : []),
+    ...(s.effort && table.effort ? table.effort(s.effort, o.mode) : []),
+    ...(s.trust ? table.trust?.[o.mode] ?? [] : []),
+  ], o.extraArgs);
+}
+
+/** Each line of `stdout` that is a JSON object, in order (JSON lines; others skipped). */
+export function* jsonLinesOf(stdout: string): Generator<Record<string, unknown>> {
+  for (const line of stdout.split("\n")) {
+    const t = line.trim();
+    if (!t.startsWith("{")) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(t);
+    } catch {
+      continue;
+    }
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+      yield parsed as Record<string, unknown>;
+    }
+  }
+}
+
+/** `o[k]` when `o` is a plain object, else `undefined`. */
+export function field(o: unknown, k: string): unknown {
+  return typeof o === "object" && o !== null && !Array.isArray(o)
+    ? (o as Record<string, unknown>)[k]
+    : undefined;
 }
 
 /**
@@ -76,6 +147,15 @@ export function resultOf(stdout: string): Record<string, unknown> | undefined {
     if (parsed.type === undefined || parsed.type === "result") return parsed;
   }
   return undefined;
+}
+
+/**
+ * The answer text of a headless run: the result object's `result` string (claude and
+ * cursor-agent both document it), else `undefined`.
+ */
+export function resultTextOf(stdout: string): string | undefined {
+  const text = resultOf(stdout)?.result;
+  return typeof text === "string" ? text : undefined;
 }
 
 /** A non-negative finite number (a cost), else `undefined`. */

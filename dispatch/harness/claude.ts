@@ -1,26 +1,39 @@
 /**
- * Claude Code (`claude`). Interactive: `claude <extra…> --session-id <uuid> <prompt>` (the id is
- * pre-assigned, so a new conversation's id is known before it starts) and
- * `claude <extra…> --resume <uuid> [prompt]`. Headless:
- * `claude <extra…> -p <prompt> [--resume <uuid>] --output-format json [--max-turns N]
+ * Claude Code (`claude`). Interactive: `claude <extra…> <own…> --session-id <uuid> <prompt>` (the
+ * id is pre-assigned, so a new conversation's id is known before it starts) and
+ * `claude <extra…> <own…> --resume <uuid> [prompt]`. Headless:
+ * `claude <extra…> -p <prompt> [--resume <uuid>] --output-format json <own…> [--max-turns N]
  * [--max-budget-usd X]`, whose result object carries `session_id`, and what the run used:
  * `total_cost_usd`, `usage` (input, output, cache-write and cache-read tokens) and `num_turns`.
  * The caps come from the run's limits; a cap the operator already set in `harnessArgs.claude`
  * is left to the operator's value (never given twice). A run stopped by a cap exits 1 with an
  * `error_max_turns` or `error_max_budget_usd` result, which still carries what it used.
  *
+ * Its own flags (`<own…>`, each left out when `harnessArgs.claude` sets it): the approval mode as
+ * `--permission-mode default|acceptEdits|bypassPermissions` (an operator's
+ * `--dangerously-skip-permissions` counts as setting it), `--model`, `--effort`.
+ *
  * @module
  */
-import type { HarnessAdapter, HarnessUsage, RunLimits } from "../seams.ts";
+import type {
+  HarnessAdapter,
+  HarnessCall,
+  HarnessMode,
+  HarnessUsage,
+  RunLimits,
+} from "../seams.ts";
 import {
   amountOf,
   countOf,
+  field,
   hasFlag,
   headlessArgs,
   isUuid,
   promptTail,
   resultOf,
   sessionIdOf,
+  settingsFlags,
+  type SettingsTable,
 } from "./_shared.ts";
 
 /** Each run limit's flag and how its value is written (`undefined`: no cap). */
@@ -83,14 +96,49 @@ export function claudeUsageOf(stdout: string): HarnessUsage | undefined {
   return Object.keys(usage).length ? usage : undefined;
 }
 
+const PERMISSION = ["--permission-mode", "--dangerously-skip-permissions"];
+const mode = (value: string) => [{ names: PERMISSION, value }];
+
+/** Claude's settings as flags: one permission mode for both forms. */
+export const CLAUDE_SETTINGS: SettingsTable = {
+  approval: {
+    ask: { headless: mode("default"), interactive: mode("default") },
+    "auto-edit": { headless: mode("acceptEdits"), interactive: mode("acceptEdits") },
+    "auto-all": { headless: mode("bypassPermissions"), interactive: mode("bypassPermissions") },
+  },
+  model: (model) => [{ names: ["--model"], value: model }],
+  effort: (effort) => [{ names: ["--effort"], value: effort }],
+};
+
+const own = (o: HarnessCall, m: HarnessMode) => settingsFlags(CLAUDE_SETTINGS, { ...o, mode: m });
+
 /** The `claude` adapter. */
 export const claudeAdapter: HarnessAdapter = {
   name: "claude",
   program: "claude",
-  preassignsId: true,
-  interactive: (o) => [...o.extraArgs, "--session-id", o.sessionId, ...promptTail(o.prompt)],
-  resume: (o) => [...o.extraArgs, "--resume", o.sessionId, ...promptTail(o.prompt)],
-  headless: (o) => headlessArgs(o, claudeCapArgs(o.limits, o.extraArgs)),
+  ids: { kind: "preassign" },
+  isResumableId: isUuid,
+  interactive: (o) => [
+    ...o.extraArgs,
+    ...own(o, "interactive"),
+    "--session-id",
+    o.sessionId,
+    ...promptTail(o.prompt),
+  ],
+  resume: (o) => [
+    ...o.extraArgs,
+    ...own(o, "interactive"),
+    "--resume",
+    o.sessionId,
+    ...promptTail(o.prompt),
+  ],
+  headless: (o) =>
+    headlessArgs(o, [...own(o, "headless"), ...claudeCapArgs(o.limits, o.extraArgs)]),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isUuid),
   usageFromOutput: claudeUsageOf,
+  answerFromOutput: (stdout) => {
+    const r = field(resultOf(stdout), "result");
+    return typeof r === "string" ? r : undefined;
+  },
+  settingsArgs: (o) => own(o, o.mode),
 };

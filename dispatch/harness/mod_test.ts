@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { adapterFor, claudeAdapter, cursorAdapter, isResumableId } from "./mod.ts";
+import { HARNESS_NAMES } from "../seams.ts";
 
 const ID = "0b5c3f7e-2a4d-4c8e-9f10-1234567890ab";
 const EXTRA = ["--model", "opus"];
@@ -11,7 +12,7 @@ Deno.test("claude boots interactively with its pre-assigned id and the prompt as
     ["--model", "opus", "--session-id", ID, PROMPT],
   );
   assert.equal(claudeAdapter.program, "claude");
-  assert.equal(claudeAdapter.preassignsId, true);
+  assert.equal(claudeAdapter.ids.kind, "preassign");
 });
 
 Deno.test("claude resumes with --resume, the prompt optional", () => {
@@ -40,7 +41,7 @@ Deno.test("claude headless: -p <prompt> [--resume <id>] --output-format json", (
 
 Deno.test("cursor-agent: -p <prompt> --resume <chatId> --output-format json; boot and resume", () => {
   assert.equal(cursorAdapter.program, "cursor-agent");
-  assert.equal(cursorAdapter.preassignsId, false);
+  assert.equal(cursorAdapter.ids.kind, "issue");
   assert.deepEqual(
     cursorAdapter.headless({ sessionId: "chat-1", prompt: PROMPT, extraArgs: ["--force"] }),
     ["--force", "-p", PROMPT, "--resume", "chat-1", "--output-format", "json"],
@@ -99,10 +100,15 @@ Deno.test("sessionIdFromOutput reads the top-level session_id of the JSON result
   assert.equal(cursorAdapter.sessionIdFromOutput(""), undefined);
 });
 
-Deno.test("adapterFor names both harnesses and refuses others", () => {
+Deno.test("adapterFor names the five harnesses and refuses others", () => {
   assert.equal(adapterFor("claude"), claudeAdapter);
   assert.equal(adapterFor("cursor"), cursorAdapter);
-  assert.throws(() => adapterFor("codex" as "claude"), /unknown harness "codex"/);
+  for (const h of HARNESS_NAMES) assert.equal(adapterFor(h).name, h);
+  assert.throws(
+    () => adapterFor("aider" as "claude"),
+    /unknown harness "aider": use one of claude, cursor, codex, gemini, opencode/,
+  );
+  assert.throws(() => adapterFor("toString" as "claude"), /unknown harness "toString"/);
 });
 
 Deno.test("isResumableId: a UUID for claude, a plain token for cursor", () => {
@@ -302,4 +308,14 @@ Deno.test("cursor headless: it has no turn or spend cap, so a run's limits are i
     }),
     ["--force", "-p", "go", "--resume", "chat-1", "--output-format", "json"],
   );
+});
+
+Deno.test("claude and cursor answer with the result object's `result` text, else undefined", () => {
+  const out =
+    'noise\n{"type":"result","subtype":"success","result":"LGTM: one nit","session_id":"x"}\n';
+  for (const adapter of [claudeAdapter, cursorAdapter]) {
+    assert.equal(adapter.answerFromOutput?.(out), "LGTM: one nit");
+    assert.equal(adapter.answerFromOutput?.("not json"), undefined);
+    assert.equal(adapter.answerFromOutput?.('{"type":"result","result":7}'), undefined);
+  }
 });

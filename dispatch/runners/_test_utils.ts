@@ -16,6 +16,9 @@ import { pathWithFakes } from "../../tests/fake_harness/mod.ts";
 export const EXTRA: Record<HarnessName, string[]> = {
   claude: ["--model", "opus"],
   cursor: ["--force"],
+  codex: [],
+  gemini: [],
+  opencode: [],
 };
 
 export async function tmuxSetup(
@@ -24,6 +27,8 @@ export async function tmuxSetup(
     tmux?: Partial<RoutingConfig["tmux"]>;
     /** The runner keeps a control-mode client (a daemon's runner); default false. */
     control?: boolean;
+    /** How long a harness has to name its conversation (`TmuxRunnerOptions.idTimeoutMs`). */
+    idTimeoutMs?: number;
     /** What the harness's environment is built from (the runner's options of those names). */
     environment?: Pick<TmuxRunnerOptions, "baseEnv" | "harnessEnv" | "agentTokenEnv">;
   } = {},
@@ -51,6 +56,7 @@ export async function tmuxSetup(
     onResumeFailed: (s, failure) => resumeFailures.push({ slug: s.slug, failure }),
     warn: (m) => warnings.push(m),
     control: opts.control,
+    ...(opts.idTimeoutMs ? { idTimeoutMs: opts.idTimeoutMs } : {}),
     ...opts.environment,
   });
   const session = (

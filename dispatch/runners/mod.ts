@@ -11,4 +11,10 @@
  */
 export { ProcessRunner, type ProcessRunnerOptions } from "./process.ts";
 export { type ResumeFailure, TmuxRunner, type TmuxRunnerOptions, tmuxSessionName } from "./tmux.ts";
-export { allowlisted, harnessEnvironment } from "./harness_env.ts";
+export {
+  allowlisted,
+  HARNESS_ENV_ALLOWLIST,
+  harnessEnvironment,
+  WEBHOOK_SECRET_ENV,
+} from "./harness_env.ts";
+export { boundedRun, type BoundedRunOptions, type BoundedRunResult } from "./bounded_run.ts";

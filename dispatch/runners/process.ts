@@ -1,5 +1,5 @@
 /**
- * The process runner: every prompt is one headless harness run (`-p … --output-format json`) in
+ * The process runner: every prompt is one headless harness run (`claude -p … --output-format json`, `codex exec --json …`: the adapter's) in
  * the session's directory, continuing the conversation with `--resume <id>`; its output goes to
  * `<logDir>/<slug>.log`. Nothing runs between prompts, so a delivery always finds the harness
  * (it is the run); closing a session ends any run still going. The harness gets only the environment `harness_env.ts` builds
@@ -18,6 +18,7 @@ import type {
   HarnessAdapter,
   HarnessName,
   HarnessRunner,
+  HarnessSettings,
   HostedSession,
   RunOptions,
   SpawnResult,
@@ -33,6 +34,8 @@ export interface ProcessRunnerOptions extends RunnerEnvOptions {
   adapter: (h: HarnessName) => HarnessAdapter;
   /** `routing.harnessArgs.<harness>`. */
   extraArgs: (h: HarnessName) => string[];
+  /** The config's settings of a harness (approval, model, trust); none: no flags of its own. */
+  settings?: (h: HarnessName) => HarnessSettings;
   /** Where `<slug>.log` files go (made when missing). */
   logDir: string;
   /** How long one run may take (`routing.dispatchTimeoutSeconds`). */
@@ -82,8 +85,8 @@ export class ProcessRunner implements HarnessRunner {
     const id = adapter.sessionIdFromOutput(out);
     if (!id) {
       throw new Error(
-        `${adapter.program} for ${s.ref} printed no session id in its --output-format json ` +
-          `result, so its conversation cannot be continued; see ${this.logPath(s.slug)}`,
+        `${adapter.program} for ${s.ref} printed no session id in its JSON output, so its ` +
+          `conversation cannot be continued; see ${this.logPath(s.slug)}`,
       );
     }
     return { harnessSessionId: id, tmuxTarget: "" };
@@ -123,11 +126,13 @@ export class ProcessRunner implements HarnessRunner {
     const { signal, limits, onUsage } = opts;
     signal?.throwIfAborted();
     const extraArgs = this.#o.extraArgs(s.harness);
+    const settings = this.#o.settings?.(s.harness);
     const mask = `<prompt-${crypto.randomUUID()}>`;
     const shown = prompt.startsWith("-") ? `-${mask}` : mask;
-    const args = adapter.headless({ sessionId, prompt, extraArgs, limits });
-    const shownArgs = adapter.headless({ sessionId, prompt: shown, extraArgs, limits })
-      .map((a) => a === shown ? `<prompt: ${prompt.length} chars>` : a);
+    const args = adapter.headless({ sessionId, prompt, extraArgs, settings, limits });
+    // the log shows the argv with the prompt masked (an adapter may glue it to its flag)
+    const shownArgs = adapter.headless({ sessionId, prompt: shown, extraArgs, settings, limits })
+      .map((a) => a.includes(shown) ? a.replace(shown, `<prompt: ${prompt.length} chars>`) : a);
     await Deno.mkdir(this.#o.logDir, { recursive: true });
     return await loggedRun({
       program: adapter.program,

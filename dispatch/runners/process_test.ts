@@ -11,7 +11,13 @@ import {
   waitForHarnessLog,
 } from "../../tests/fake_harness/mod.ts";
 
-const EXTRA: Record<HarnessName, string[]> = { claude: ["--model", "opus"], cursor: ["--force"] };
+const EXTRA: Record<HarnessName, string[]> = {
+  claude: ["--model", "opus"],
+  cursor: ["--force"],
+  codex: [],
+  gemini: [],
+  opencode: [],
+};
 const PROMPT = 'Issue #15: "fix it"; $HOME `id`\nsecond line;';
 
 async function setup(

@@ -29,11 +29,12 @@
  */
 import { delay } from "../../async/mod.ts";
 import type { RoutingConfig } from "../../config/types.ts";
-import { isResumableId } from "../harness/mod.ts";
 import type {
   HarnessAdapter,
+  HarnessCall,
   HarnessName,
   HarnessRunner,
+  HarnessSettings,
   HostedSession,
   RunOptions,
   SpawnResult,
@@ -58,7 +59,7 @@ import { messageOf } from "../../errors.ts";
 export interface ResumeFailure {
   /** Why: no resumable id, the resumed harness exited at once, or tmux failed. */
   reason: string;
-  /** The fresh conversation's id (`""` when the harness cannot be given one: cursor). */
+  /** The fresh conversation's id. */
   harnessSessionId: string;
 }
 
@@ -70,6 +71,14 @@ export interface TmuxRunnerOptions extends RunnerEnvOptions {
   adapter: (h: HarnessName) => HarnessAdapter;
   /** `routing.harnessArgs.<harness>`. */
   extraArgs: (h: HarnessName) => string[];
+  /** The config's settings of a harness (approval, model, trust); none: no flags of its own. */
+  settings?: (h: HarnessName) => HarnessSettings;
+  /**
+   * How long a harness that names its conversation only on disk (codex) has to do so after its
+   * boot, and how long a command that issues an id (`cursor-agent create-chat`) may take;
+   * default 20 s. Past it the spawn fails, saying so.
+   */
+  idTimeoutMs?: number;
   /** `tmux -L <socket>`: a private server (tests); the user's default server when absent. */
   socket?: string;
   tmux: RoutingConfig["tmux"];
@@ -207,44 +216,120 @@ export class TmuxRunner implements HarnessRunner {
     opts: { resume: boolean; signal?: AbortSignal },
   ): Promise<string> {
     const adapter = this.#o.adapter(s.harness);
-    const extraArgs = this.#o.extraArgs(s.harness);
+    const call: HarnessCall = {
+      extraArgs: this.#o.extraArgs(s.harness),
+      settings: this.#o.settings?.(s.harness),
+    };
     let failure: string | undefined;
     if (opts.resume) {
-      failure = await this.#tryResume(s, adapter, extraArgs, prompt, opts.signal);
+      failure = await this.#tryResume(s, adapter, call, prompt, opts.signal);
       if (failure === undefined) return s.harnessSessionId;
     }
-    // claude takes a new conversation's UUID up front: the pre-assigned one, or after a failed
-    // resume a new one (claude refuses `--session-id` of a conversation that exists); a fresh
-    // cursor conversation's id is unknown
-    const reuse = !failure && isResumableId(s.harness, s.harnessSessionId);
-    const fresh = adapter.preassignsId ? (reuse ? s.harnessSessionId : crypto.randomUUID()) : "";
+    // a new conversation's id, as the harness takes one: pre-assigned (the recorded one, or after
+    // a failed resume a new one: claude refuses `--session-id` of a conversation that exists),
+    // issued by the harness's own command, or named by the harness once it runs
+    const reuse = !failure && adapter.isResumableId(s.harnessSessionId);
+    let fresh = reuse ? s.harnessSessionId : "";
+    if (!reuse && adapter.ids.kind === "preassign") fresh = crypto.randomUUID();
+    if (!reuse && adapter.ids.kind === "issue") {
+      fresh = await this.#issueId(s, adapter, call, opts.signal);
+    }
+    const since = Date.now();
     await this.#start(
       s,
       adapter,
-      (p) => adapter.interactive({ sessionId: fresh, prompt: p, extraArgs }),
+      (p) => adapter.interactive({ ...call, sessionId: fresh, prompt: p }),
       prompt,
       opts.signal,
     );
+    if (!fresh) fresh = await this.#discoverId(s, adapter, since, opts.signal);
     if (failure) this.#o.onResumeFailed?.(s, { reason: failure, harnessSessionId: fresh });
     return fresh;
+  }
+
+  /** A new conversation's id from the harness's own command (`cursor-agent create-chat`). */
+  async #issueId(
+    s: HostedSession,
+    adapter: HarnessAdapter,
+    call: HarnessCall,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    if (adapter.ids.kind !== "issue") return "";
+    const args = adapter.ids.args(call);
+    const shown = `${adapter.program} ${args.join(" ")}`;
+    const timeout = AbortSignal.timeout(this.#o.idTimeoutMs ?? 20_000);
+    let out: Deno.CommandOutput;
+    try {
+      out = await new Deno.Command(adapter.program, {
+        args,
+        cwd: s.cwd,
+        env: { ...this.#cli.env, ...s.env },
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      }).output();
+    } catch (err) {
+      signal?.throwIfAborted();
+      throw new Error(`${shown} for ${s.ref} could not run: ${messageOf(err)}`);
+    }
+    const id = adapter.ids.parse(new TextDecoder().decode(out.stdout));
+    if (!id) {
+      const why = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-3).join(" | ");
+      throw new Error(
+        `${shown} for ${s.ref} printed no conversation id (exit ${out.code}${
+          why ? `: ${why}` : ""
+        }), so no session can be started that the-loop could continue`,
+      );
+    }
+    return id;
+  }
+
+  /**
+   * The id of the conversation a harness that names it only on disk started (codex), waited for
+   * up to `idTimeoutMs`; past it the session is killed and the spawn fails.
+   */
+  async #discoverId(
+    s: HostedSession,
+    adapter: HarnessAdapter,
+    since: number,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const name = tmuxSessionName(s.slug);
+    const env = { ...this.#paneEnv, ...s.env };
+    const until = Date.now() + (this.#o.idTimeoutMs ?? 20_000);
+    for (;;) {
+      const id = await adapter.discoverId?.({ cwd: s.cwd, since, env });
+      if (id) return id;
+      if (!adapter.discoverId || Date.now() >= until) break;
+      await delay(Math.min(POLL_MS, until - Date.now()), { signal });
+    }
+    await tmux(this.#cli, [["kill-session", "-t", `=${name}`]]).catch(() => undefined);
+    throw new Error(
+      `${adapter.program} for ${s.ref} named no conversation within ${
+        (this.#o.idTimeoutMs ?? 20_000) / 1000
+      } s (nothing in its sessions folder for ${s.cwd}), so it could not be continued: ` +
+        `the session was ended; see docs/harnesses.md`,
+    );
   }
 
   /** Resumes the recorded conversation; the reason it could not, or `undefined` when it runs. */
   async #tryResume(
     s: HostedSession,
     adapter: HarnessAdapter,
-    extraArgs: string[],
+    call: HarnessCall,
     prompt: string,
     signal?: AbortSignal,
   ): Promise<string | undefined> {
     const id = s.harnessSessionId;
     if (!id) return `no ${adapter.program} conversation id was recorded to resume`;
-    if (!isResumableId(s.harness, id)) return `the recorded id "${id}" cannot be resumed`;
+    if (!adapter.isResumableId(id)) return `the recorded id "${id}" cannot be resumed`;
     try {
       await this.#start(
         s,
         adapter,
-        (p) => adapter.resume({ sessionId: id, prompt: p || undefined, extraArgs }),
+        (p) => adapter.resume({ ...call, sessionId: id, prompt: p || undefined }),
         prompt,
         signal,
       );

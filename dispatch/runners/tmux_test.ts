@@ -154,23 +154,26 @@ for (const control of [false, true]) {
     }
   });
 
-  Deno.test(`tmux runner: cursor has no recorded id to resume, so a relaunch boots fresh and says why${mode}`, async () => {
+  Deno.test(`tmux runner: a cursor record without an id relaunches on a newly issued chat and says why${mode}`, async () => {
     const t = await tmuxSetup({ control });
     try {
+      // a record from before chats were issued up front: nothing to resume
       const s = t.session(1, "cursor", "");
-      const spawned = await t.runner.spawn(s, "start", { resume: false });
-      assert.equal(spawned.harnessSessionId, "");
-      const [boot] = await waitForHarnessLog(t.harnessLog, (e) => e.length > 0);
-      assert.deepEqual([boot.program, boot.argv], ["cursor-agent", ["--force", "start"]]);
-      Deno.kill(boot.pid, "SIGKILL");
-      await waitAlive(() => t.alive(s), false);
-      await t.runner.spawn(s, "again", { resume: true });
+      const spawned = await t.runner.spawn(s, "again", { resume: true });
       assert.match(
         t.resumeFailures[0].failure.reason,
         /no cursor-agent conversation id was recorded/,
       );
-      const boots = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
-      assert.deepEqual(boots.map((b) => b.argv), [["--force", "start"], ["--force", "again"]]);
+      const entries = await waitForHarnessLog(t.harnessLog, (e) => e.length === 2);
+      const [issued, boot] = entries;
+      assert.deepEqual(issued.argv, ["create-chat"]);
+      assert.match(spawned.harnessSessionId, /^[0-9a-f-]{36}$/);
+      assert.equal(issued.session, spawned.harnessSessionId);
+      assert.equal(t.resumeFailures[0].failure.harnessSessionId, spawned.harnessSessionId);
+      assert.deepEqual([boot.program, boot.argv], [
+        "cursor-agent",
+        ["--force", "--resume", spawned.harnessSessionId, "again"],
+      ]);
     } finally {
       await t.cleanup();
     }

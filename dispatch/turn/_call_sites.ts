@@ -18,6 +18,7 @@ import {
 } from "../../lifecycle/sdk/mod.ts";
 import type { PhaseChange } from "../../loops/mod.ts";
 import type { HarnessName } from "../seams.ts";
+import { harnessSettings } from "../harness/mod.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Turn } from "./turn.ts";
 import { Suspended } from "./suspend.ts";
@@ -137,15 +138,32 @@ export interface Launch {
   respawn: boolean;
 }
 
+/** The flags a launch of `h` gets: the adapter's own (approval, model, trust), then `harnessArgs`. */
+export function launchArgsOf(turn: Turn, h: HarnessName): string[] {
+  const extraArgs = [...(turn.config.harnessArgs[h] ?? [])];
+  const mode = turn.deps.runner.kind === "tmux" ? "interactive" : "headless";
+  let own: string[] = [];
+  try {
+    own = turn.deps.adapterFor(h).settingsArgs({
+      extraArgs,
+      settings: harnessSettings(turn.config, h),
+      mode,
+    });
+  } catch {
+    // no adapter: the spawn fails on it, saying so
+  }
+  return [...own, ...extraArgs];
+}
+
 function launchFacts(turn: Turn, l: Launch) {
   return {
     work_item: workItemOf(turn.event),
     endpoint: endpointOf(turn.event),
     harness: l.harness,
     cwd: l.cwd,
-    model: "",
-    effort: "",
-    harness_args: [...(turn.config.harnessArgs[l.harness] ?? [])],
+    model: turn.config.harnessModels?.[l.harness]?.model ?? "",
+    effort: turn.config.harnessModels?.[l.harness]?.effort ?? "",
+    harness_args: launchArgsOf(turn, l.harness),
     respawn: l.respawn,
   };
 }

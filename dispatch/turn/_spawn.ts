@@ -14,7 +14,7 @@ import type { HarnessName, HarnessUsage, HostedSession, RunLimits } from "../sea
 import { afterRun, guardedAuthor, launchBreach, limitsFor, pauseForBudget } from "./_budget.ts";
 import type { RoutedEvent } from "../types.ts";
 import type { Handled, Turn } from "./turn.ts";
-import { askSpawn, askSpawned, askStart } from "./_call_sites.ts";
+import { askSpawn, askSpawned, askStart, launchArgsOf } from "./_call_sites.ts";
 import { announce, explainRefusal } from "./comments.ts";
 import { spawnPrompt } from "./_render.ts";
 import { tmuxSessionName } from "../runners/mod.ts";
@@ -50,12 +50,16 @@ export async function spawnFor(
   o: { command: string; actor: string },
 ): Promise<Handled> {
   const { deps, config } = turn;
-  const harness = config.defaultHarness;
+  // a `harness:<name>` label on the item picks its harness; the record keeps it from here on
+  const harness = (event.item?.harness ?? config.defaultHarness) as HarnessName;
   let adapter;
   try {
     adapter = deps.adapterFor(harness);
   } catch (err) {
-    return { outcome: turn.failed("harness", err, false) };
+    const why = event.item?.harness
+      ? new Error(`the label harness:${event.item.harness} names no harness: ${messageOf(err)}`)
+      : err;
+    return { outcome: turn.failed("harness", why, false) };
   }
   const refused = await ensureStarted(turn, { ...o, harness });
   if (refused) return refused;
@@ -75,7 +79,8 @@ export async function spawnFor(
       return { outcome: turn.failed("workspace", err) };
     }
   }
-  const extraArgs = [...(config.harnessArgs[harness] ?? [])];
+  // what trust reads: every flag the launch gets (an approval mode of bypass asks for its disclaimer)
+  const extraArgs = launchArgsOf(turn, harness);
   if (deps.trust && config.harnessTrust.enabled) {
     await deps.trust.prepare({ harness, cwd, extraArgs }).catch(() => {});
   }
@@ -94,7 +99,7 @@ export async function spawnFor(
     ref: item.ref,
     slug,
     harness,
-    harnessSessionId: adapter.preassignsId ? deps.uuid() : "",
+    harnessSessionId: adapter.ids.kind === "preassign" ? deps.uuid() : "",
     cwd,
     tmuxTarget: deps.runner.kind === "tmux" ? tmuxSessionName(slug) : "",
     ...(deps.sessionEnv ? { env: deps.sessionEnv(item.ref) } : {}),

@@ -42,6 +42,9 @@ import threading
 import time
 import uuid
 
+sys.dont_write_bytecode = True
+import fake_cli  # noqa: E402  (beside this file: the fakes' sys.path has it)
+
 
 _log_fd = None
 
@@ -142,6 +145,14 @@ def main(program):
     if os.environ.get("FAKE_HARNESS_IGNORE_TERM") == "1":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # before the boot line tests wait for
     argv = sys.argv[1:]
+    try:
+        parsed = fake_cli.parse(program, argv)
+    except fake_cli.Rejected as e:
+        log({"event": "rejected", "program": program, "argv": argv, "error": str(e)})
+        sys.stderr.write(f"{e}\n")
+        sys.exit(2)
+    if program in OTHERS or parsed["sub"] == ["create-chat"]:
+        return OTHERS.get(program, main_cursor_issue)(argv, parsed)
     headless = "-p" in argv or "--print" in argv
     resumed = value_after(argv, "--resume")
     session = value_after(argv, "--session-id") or resumed
@@ -153,7 +164,13 @@ def main(program):
          "session": session, "environ": environ()})
     if headless:
         run_headless(program, session)
-    elif resumed and os.environ.get("FAKE_HARNESS_RESUME_FAIL") == "1":
+    else:
+        interactive(program, argv, session, resumed)
+
+
+def interactive(program, argv, session, resumed):
+    """An interactive boot of any of the five: a failed resume, the TUI, or the line reader."""
+    if resumed and os.environ.get("FAKE_HARNESS_RESUME_FAIL") == "1":
         log({"event": "resume_failed", "session": resumed})
         sys.stderr.write(f"No conversation found with session ID: {resumed}\n")
         sys.exit(1)
@@ -163,6 +180,169 @@ def main(program):
     else:
         booted(argv, session)
         run_interactive(program, session)
+
+
+def boot_entry(program, argv, mode, session):
+    stdin = None
+    if mode == "headless" and not sys.stdin.isatty():
+        stdin = sys.stdin.read()
+    log({"event": "boot", "program": program, "argv": argv, "cwd": os.getcwd(), "stdin": stdin,
+         "mode": mode, "session": session, "environ": environ()})
+
+
+def main_cursor_issue(argv, parsed):
+    """`cursor-agent create-chat`: prints a fresh chat id."""
+    chat = str(uuid.uuid4())
+    boot_entry("cursor-agent", argv, "issue", chat)
+    print(chat, flush=True)
+
+
+def headless_failure(program):
+    """FAKE_HARNESS_SLEEP_MS, then FAKE_HARNESS_EXIT when set: the exit code, or None to go on."""
+    sleep_ms = int(os.environ.get("FAKE_HARNESS_SLEEP_MS", "0") or "0")
+    if sleep_ms:
+        time.sleep(sleep_ms / 1000)
+    sys.stderr.write(f"fake {program}: working\n")
+    return int(os.environ.get("FAKE_HARNESS_EXIT", "0") or "0")
+
+
+def tokens_split():
+    """FAKE_HARNESS_TOKENS=<n> as (input, output) with input + output = n, or None."""
+    tokens = os.environ.get("FAKE_HARNESS_TOKENS")
+    if not tokens:
+        return None
+    n = int(tokens)
+    return n - n // 4, n // 4
+
+
+def main_codex(argv, parsed):
+    """codex: `exec [resume]` prints JSON lines; the TUI leaves a rollout file naming its id."""
+    sub, flags, args = parsed["sub"], parsed["flags"], parsed["args"]
+    if sub == ["exec", "resume"]:
+        if len(args) < 2:
+            fail_usage("codex", argv, "error: exec resume needs SESSION_ID and PROMPT here")
+        session, mode = args[0], "headless"
+    elif sub == ["exec"]:
+        if "--json" not in flags:
+            fail_usage("codex", argv, "fake codex: the-loop always asks for --json")
+        session, mode = str(uuid.uuid4()), "headless"
+    elif sub == ["resume"]:
+        session, mode = (args[0] if args else None), "interactive"
+    else:
+        session, mode = str(uuid.uuid4()), "interactive"
+    boot_entry("codex", argv, mode, session)
+    if mode == "interactive":
+        if sub != ["resume"]:
+            write_rollout(session)
+        return interactive("codex", argv, session, session if sub == ["resume"] else None)
+    code = headless_failure("codex")
+    if code:
+        sys.exit(code)
+    lines = [{"type": "thread.started", "thread_id": session}, {"type": "turn.started"},
+             {"type": "item.completed", "item": {"id": "item_0", "type": "agent_message",
+                                                 "text": "ok"}}]
+    usage = {"input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0}
+    split = tokens_split()
+    if split:
+        usage = {"input_tokens": split[0], "cached_input_tokens": split[0] // 2,
+                 "output_tokens": split[1]}
+    lines.append({"type": "turn.completed", "usage": usage})
+    print("\n".join(json.dumps(l) for l in lines), flush=True)
+
+
+def write_rollout(session):
+    """What the codex TUI leaves: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl."""
+    if os.environ.get("FAKE_HARNESS_NO_ID") == "1":
+        return
+    home = os.environ.get("CODEX_HOME") or os.path.join(os.environ.get("HOME", "/tmp"), ".codex")
+    now = time.localtime()
+    day = os.path.join(home, "sessions", time.strftime("%Y", now), time.strftime("%m", now),
+                       time.strftime("%d", now))
+    os.makedirs(day, exist_ok=True)
+    name = f"rollout-{time.strftime('%Y-%m-%dT%H-%M-%S', now)}-{session}.jsonl"
+    meta = {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", now), "type": "session_meta",
+            "payload": {"id": session, "cwd": os.getcwd(), "originator": "codex_cli_rs"}}
+    with open(os.path.join(day, name), "w") as f:
+        f.write(json.dumps(meta) + "\n")
+
+
+def main_gemini(argv, parsed):
+    """gemini: `-p` prints one JSON result (exit 53 at its turn limit); else the TUI."""
+    flags, args = parsed["flags"], parsed["args"]
+    prompt = fake_cli.first(flags, "--prompt", "-p")
+    resumed = fake_cli.first(flags, "--resume", "-r")
+    session = fake_cli.first(flags, "--session-id") or resumed
+    if prompt is None:
+        boot_entry("gemini", argv, "interactive", session)
+        return interactive("gemini", argv, session, resumed)
+    if fake_cli.first(flags, "--output-format", "-o") != "json":
+        fail_usage("gemini", argv, "fake gemini: the-loop always asks for --output-format json")
+    session = session or str(uuid.uuid4())
+    boot_entry("gemini", argv, "headless", session)
+    code = headless_failure("gemini")
+    if code == 53:
+        print(json.dumps({"session_id": session, "error": {
+            "type": "FatalTurnLimitedError", "message": "Reached max session turns", "code": 53}}))
+        sys.exit(53)
+    if code:
+        sys.exit(code)
+    split = tokens_split() or (0, 0)
+    result = {"session_id": session, "response": "ok", "stats": {"models": {
+        "gemini-2.5-pro": {"api": {"totalRequests": 1, "totalErrors": 0},
+                           "tokens": {"prompt": split[0], "candidates": split[1],
+                                      "total": split[0] + split[1], "cached": 0,
+                                      "thoughts": 0, "tool": 0}}}}}
+    if os.environ.get("FAKE_HARNESS_NO_ID") == "1":
+        del result["session_id"]
+    print(json.dumps(result), flush=True)
+
+
+def opencode_id():
+    return "ses_" + uuid.uuid4().hex[:26]
+
+
+def main_opencode(argv, parsed):
+    """opencode: `run --format json` prints JSON events (each with sessionID); else the TUI."""
+    sub, flags, args = parsed["sub"], parsed["flags"], parsed["args"]
+    if sub != ["run"]:
+        session = fake_cli.first(flags, "--session", "-s")
+        boot_entry("opencode", argv, "interactive", session)
+        return interactive("opencode", argv, session, session)
+    if fake_cli.first(flags, "--format") != "json":
+        fail_usage("opencode", argv, "fake opencode: the-loop always asks for --format json")
+    session = fake_cli.first(flags, "--session", "-s") or opencode_id()
+    now = int(time.time() * 1000)
+    if "--command" in flags:
+        # the session made up front (`--command true`): it starts, names itself, and ends
+        boot_entry("opencode", argv, "issue", session)
+        print(json.dumps({"type": "step_start", "timestamp": now, "sessionID": session,
+                          "part": {"type": "step-start"}}), flush=True)
+        return
+    boot_entry("opencode", argv, "headless", session)
+    code = headless_failure("opencode")
+    if code:
+        sys.exit(code)
+    split = tokens_split() or (0, 0)
+    finish = {"type": "step-finish", "reason": "stop",
+              "tokens": {"input": split[0], "output": split[1], "reasoning": 0,
+                         "cache": {"read": 0, "write": 0}}}
+    cost = os.environ.get("FAKE_HARNESS_COST")
+    finish["cost"] = float(cost) if cost else 0
+    events = [{"type": "step_start", "part": {"type": "step-start"}},
+              {"type": "text", "part": {"type": "text", "text": "ok"}},
+              {"type": "step_finish", "part": finish}]
+    sid = None if os.environ.get("FAKE_HARNESS_NO_ID") == "1" else session
+    print("\n".join(json.dumps(dict(e, timestamp=now, **({"sessionID": sid} if sid else {})))
+                    for e in events), flush=True)
+
+
+def fail_usage(program, argv, message):
+    log({"event": "rejected", "program": program, "argv": argv, "error": message})
+    sys.stderr.write(message + "\n")
+    sys.exit(2)
+
+
+OTHERS = {"codex": main_codex, "gemini": main_gemini, "opencode": main_opencode}
 
 
 def booted(argv, session):

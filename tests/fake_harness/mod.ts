@@ -1,6 +1,8 @@
 /**
- * Fake `claude` and `cursor-agent` executables for the tests (python3 scripts, see
- * `fake_harness.py`): prepend {@linkcode fakeHarnessPath} to PATH, point `FAKE_HARNESS_LOG` at a
+ * Fake `claude`, `cursor-agent`, `codex`, `gemini` and `opencode` executables for the tests
+ * (python3 scripts, see `fake_harness.py`; each checks its argv against the flags its CLI
+ * documents, `fake_cli.py`, and refuses others as the CLI does: a `rejected` entry, exit 2):
+ * prepend {@linkcode fakeHarnessPath} to PATH, point `FAKE_HARNESS_LOG` at a
  * file, and read back what every invocation saw with {@linkcode readHarnessLog}.
  *
  * Environment the fakes read: `FAKE_HARNESS_LOG` (the log file), `FAKE_HARNESS_EXIT` (headless
@@ -37,7 +39,7 @@ export interface HarnessLogEntry {
    * ended, so the fake exited by itself), `resume_failed`; the TUI (`FAKE_HARNESS_TUI=1`):
    * `tui_ready` (raw mode and bracketed paste on), `submit` (an Enter outside a paste),
    * `interrupted` (Ctrl-C outside a paste ended it); `ran` (a command `FAKE_HARNESS_ACT` or
-   * `FAKE_HARNESS_ASK` had it run ended).
+   * `FAKE_HARNESS_ASK` had it run ended); `rejected` (an argv its CLI would refuse: `error`).
    */
   event:
     | "boot"
@@ -47,19 +49,23 @@ export interface HarnessLogEntry {
     | "tui_ready"
     | "submit"
     | "interrupted"
-    | "ran";
+    | "ran"
+    | "rejected";
   pid: number;
   ts: number;
   /** The conversation id from `--session-id` / `--resume` (`null` when neither was given). */
   session: string | null;
   // boot
-  program?: "claude" | "cursor-agent";
+  program?: "claude" | "cursor-agent" | "codex" | "gemini" | "opencode";
   /** boot: the arguments after the program; ran: the command run (`the-loop` first). */
   argv?: string[];
   cwd?: string;
+  /** rejected: what the CLI would have said. */
+  error?: string;
   /** What headless mode read on stdin (`null` in interactive mode). */
   stdin?: string | null;
-  mode?: "headless" | "interactive";
+  /** `issue`: a command that makes a new conversation's id (`create-chat`, `run --command`). */
+  mode?: "headless" | "interactive" | "issue";
   /** Its `/proc/self/environ` (`null` where there is none). */
   environ?: Record<string, string> | null;
   // input
@@ -88,7 +94,9 @@ export function ranCommands(entries: HarnessLogEntry[]): HarnessLogEntry[] {
 
 /** The directory holding the fake executables, to put first on PATH (made executable here). */
 export function fakeHarnessPath(): string {
-  for (const name of ["claude", "cursor-agent"]) Deno.chmodSync(join(DIR, name), 0o755);
+  for (const name of ["claude", "cursor-agent", "codex", "gemini", "opencode"]) {
+    Deno.chmodSync(join(DIR, name), 0o755);
+  }
   return DIR;
 }
 
