@@ -9,7 +9,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import { byPosition, plural, type Problem } from "../errors.ts";
 import { describeSchema, didYouMean, isMapping, type SchemaNode, showValue } from "./describe.ts";
 import { isSecretPath, looksLikeToken, maskProblem, maskTokens, tokenNotName } from "./_secrets.ts";
-import { formatKeyPath, type KeyPath, type ParsedYaml, type Position } from "./yaml.ts";
+import { formatKeyPath, type KeyPath, locateNear, type ParsedYaml } from "./yaml.ts";
 import type { EnvReader } from "./types.ts";
 
 /**
@@ -93,17 +93,6 @@ function message(e: ErrorObject, hide: boolean): string {
     default:
       return e.message ?? "is invalid";
   }
-}
-
-/** Where `path` is, else its nearest located ancestor, else the file's start: always somewhere. */
-function locateNear(parsed: ParsedYaml, path: KeyPath, key: boolean): Position {
-  const first = key ? parsed.locateKey(path) : parsed.locate(path);
-  if (first) return first;
-  for (let n = path.length - 1; n > 0; n--) {
-    const at = parsed.locate(path.slice(0, n));
-    if (at) return at;
-  }
-  return parsed.locate([]) ?? { line: 1, col: 1 };
 }
 
 /**

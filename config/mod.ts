@@ -66,7 +66,7 @@ export {
   sourceLabel,
 } from "./resolve.ts";
 export { MAX_ALIAS_VALUES, MAX_DEPTH } from "./yaml.ts";
-export { formatKeyPath, parseYaml } from "./yaml.ts";
+export { formatKeyPath, locateNear, parseYaml } from "./yaml.ts";
 export { didYouMean, isMapping, showValue } from "./describe.ts";
 
 /** The CLI config's JSON Schema (draft 2020-12), embedded. */

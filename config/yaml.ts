@@ -214,3 +214,14 @@ function unreadable(problems: Problem[]): ParsedYaml {
     aliasNote: () => undefined,
   };
 }
+
+/** Where `path` is (its key when `key`), else its nearest located ancestor, else the file's start. */
+export function locateNear(parsed: ParsedYaml, path: KeyPath, key = false): Position {
+  const first = key ? parsed.locateKey(path) : parsed.locate(path);
+  if (first) return first;
+  for (let n = path.length - 1; n > 0; n--) {
+    const at = parsed.locate(path.slice(0, n));
+    if (at) return at;
+  }
+  return parsed.locate([]) ?? { line: 1, col: 1 };
+}

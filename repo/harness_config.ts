@@ -16,6 +16,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { isMapping, type KeyPath, parseYaml, type Position } from "../config/mod.ts";
 import { messageOf, ProblemsError, UsageError } from "../errors.ts";
+import { exists } from "../state/files.ts";
 
 /** Where the harness config lives, relative to the repository's root. */
 export const HARNESS_CONFIG_PATH = ".the-loop/harness-config.yaml";
@@ -33,16 +34,6 @@ async function isDirectory(path: string): Promise<boolean | undefined> {
     return (await Deno.stat(path)).isDirectory;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
 }

@@ -18,6 +18,20 @@ export function promptTail(prompt: string | undefined): string[] {
 }
 
 /**
+ * An interactive launch that names its conversation, as `claude`, `gemini` and `cursor-agent`
+ * take it: `<extra…> <own…> <idFlag> <id> <prompt…>` (`--session-id` to open one with a
+ * pre-assigned id, `--resume` to go on with one).
+ */
+export function conversationArgs(
+  o: { extraArgs: string[]; sessionId: string },
+  own: string[],
+  idFlag: "--session-id" | "--resume",
+  prompt: string[],
+): string[] {
+  return [...o.extraArgs, ...own, idFlag, o.sessionId, ...prompt];
+}
+
+/**
  * The headless form shared by `claude`, `cursor-agent` and `gemini`:
  * `<extra…> -p <prompt> [--resume <id>] --output-format json [<flags…>]` (`flags`: the adapter's
  * own: its settings, its caps). A prompt that starts with a dash moves after `--` at the end,

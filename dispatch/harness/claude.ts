@@ -24,6 +24,7 @@ import type {
 } from "../seams.ts";
 import {
   amountOf,
+  conversationArgs,
   countOf,
   field,
   hasFlag,
@@ -118,20 +119,9 @@ export const claudeAdapter: HarnessAdapter = {
   program: "claude",
   ids: { kind: "preassign" },
   isResumableId: isUuid,
-  interactive: (o) => [
-    ...o.extraArgs,
-    ...own(o, "interactive"),
-    "--session-id",
-    o.sessionId,
-    ...promptTail(o.prompt),
-  ],
-  resume: (o) => [
-    ...o.extraArgs,
-    ...own(o, "interactive"),
-    "--resume",
-    o.sessionId,
-    ...promptTail(o.prompt),
-  ],
+  interactive: (o) =>
+    conversationArgs(o, own(o, "interactive"), "--session-id", promptTail(o.prompt)),
+  resume: (o) => conversationArgs(o, own(o, "interactive"), "--resume", promptTail(o.prompt)),
   headless: (o) =>
     headlessArgs(o, [...own(o, "headless"), ...claudeCapArgs(o.limits, o.extraArgs)]),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isUuid),

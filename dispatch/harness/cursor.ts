@@ -21,6 +21,7 @@
  */
 import type { HarnessAdapter, HarnessCall, HarnessMode } from "../seams.ts";
 import {
+  conversationArgs,
   field,
   headlessArgs,
   isToken,
@@ -65,13 +66,7 @@ export const cursorAdapter: HarnessAdapter = {
     ...(o.sessionId ? ["--resume", o.sessionId] : []),
     ...promptTail(o.prompt),
   ],
-  resume: (o) => [
-    ...o.extraArgs,
-    ...own(o, "interactive"),
-    "--resume",
-    o.sessionId,
-    ...promptTail(o.prompt),
-  ],
+  resume: (o) => conversationArgs(o, own(o, "interactive"), "--resume", promptTail(o.prompt)),
   headless: (o) => headlessArgs(o, own(o, "headless")),
   sessionIdFromOutput: (stdout) => sessionIdOf(stdout, isToken),
   // nothing to read: see the module doc

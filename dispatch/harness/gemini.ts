@@ -19,6 +19,7 @@
  */
 import type { HarnessAdapter, HarnessCall, HarnessMode, HarnessUsage } from "../seams.ts";
 import {
+  conversationArgs,
   countOf,
   field,
   isUuid,
@@ -69,20 +70,10 @@ export const geminiAdapter: HarnessAdapter = {
   program: "gemini",
   ids: { kind: "preassign" },
   isResumableId: isUuid,
-  interactive: (o) => [
-    ...o.extraArgs,
-    ...own(o, "interactive"),
-    "--session-id",
-    o.sessionId,
-    ...interactivePrompt(o.prompt),
-  ],
-  resume: (o) => [
-    ...o.extraArgs,
-    ...own(o, "interactive"),
-    "--resume",
-    o.sessionId,
-    ...interactivePrompt(o.prompt),
-  ],
+  interactive: (o) =>
+    conversationArgs(o, own(o, "interactive"), "--session-id", interactivePrompt(o.prompt)),
+  resume: (o) =>
+    conversationArgs(o, own(o, "interactive"), "--resume", interactivePrompt(o.prompt)),
   headless: (o) => [
     ...o.extraArgs,
     ...headlessPrompt(o.prompt),

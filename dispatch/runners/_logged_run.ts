@@ -10,6 +10,7 @@
  * @module
  */
 import { later, settlesWithin } from "../../async/mod.ts";
+import { notStartedWhy, spawnGroupChild } from "./_group_child.ts";
 import { terminateTree } from "./_kill_tree.ts";
 
 /** One run. */
@@ -59,21 +60,9 @@ export async function loggedRun(r: LoggedRun): Promise<string> {
   try {
     let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command(r.program, {
-        args: r.args,
-        cwd: r.cwd,
-        // the whole environment: nothing of the daemon's own (its secrets) is inherited
-        env: r.env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        detached: true,
-      }).spawn();
+      child = spawnGroupChild(r);
     } catch (err) {
-      const why = err instanceof Deno.errors.NotFound
-        ? `${r.program} is not installed or not on PATH`
-        : String(err instanceof Error ? err.message : err);
+      const why = notStartedWhy(r.program, err);
       write(enc.encode(`--- could not start: ${why}\n`));
       throw new Error(`${r.label}: could not start ${r.program}: ${why}`);
     }

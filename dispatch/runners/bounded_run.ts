@@ -14,6 +14,7 @@
  * @module
  */
 import { later, settlesWithin } from "../../async/mod.ts";
+import { notStartedWhy, spawnGroupChild } from "./_group_child.ts";
 import { terminateTree } from "./_kill_tree.ts";
 
 /** What {@linkcode boundedRun} runs. */
@@ -73,29 +74,17 @@ export async function boundedRun(o: BoundedRunOptions): Promise<BoundedRunResult
   const started = Date.now();
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(o.program, {
-      args: o.args,
-      cwd: o.cwd,
-      env: o.env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
+    child = spawnGroupChild(o);
   } catch (err) {
-    const notFound = err instanceof Deno.errors.NotFound;
     return {
-      outcome: notFound ? "not-found" : "unstartable",
+      outcome: err instanceof Deno.errors.NotFound ? "not-found" : "unstartable",
       code: null,
       signal: null,
       pid: null,
       stdout: "",
       stderr: "",
       durationMs: Date.now() - started,
-      error: notFound
-        ? `${o.program} is not installed or not on PATH`
-        : (err instanceof Error ? err.message : String(err)),
+      error: notStartedWhy(o.program, err),
     };
   }
   const max = o.maxBytes ?? DEFAULT_MAX;

@@ -11,7 +11,13 @@
  *
  * @module
  */
-import { didYouMean, formatKeyPath, type KeyPath, type ParsedYaml } from "../../config/mod.ts";
+import {
+  didYouMean,
+  formatKeyPath,
+  type KeyPath,
+  locateNear,
+  type ParsedYaml,
+} from "../../config/mod.ts";
 import { maskTokens } from "../../config/secrets.ts";
 import { byPosition, plural, type Problem, problemsSummary, UsageError } from "../../errors.ts";
 import { unknownPlaceholders } from "./argv.ts";
@@ -88,14 +94,7 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
 
 /** Locates `path` (its key when `key`), else the nearest enclosing value, else the file's start. */
 function near(parsed: ParsedYaml | undefined, path: KeyPath, key = false) {
-  if (!parsed) return {};
-  const first = key ? parsed.locateKey(path) : parsed.locate(path);
-  if (first) return first;
-  for (let n = path.length - 1; n > 0; n--) {
-    const at = parsed.locate(path.slice(0, n));
-    if (at) return at;
-  }
-  return parsed.locate([]) ?? { line: 1, col: 1 };
+  return parsed ? locateNear(parsed, path, key) : {};
 }
 
 /**
