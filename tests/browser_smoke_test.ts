@@ -9,13 +9,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  browserSkipped,
   browserTest,
   processesNaming,
   screenshotIfAsked,
   type TestBrowser,
   withBrowser,
 } from "./_browser.ts";
-import { until } from "./_test_utils.ts";
+import denoJson from "../deno.json" with { type: "json" };
+import { ROOT, until } from "./_test_utils.ts";
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>rig</title>
@@ -162,8 +164,31 @@ browserTest("screenshotIfAsked writes only when a target is named", async (brows
 });
 
 Deno.test({
+  name: "deno task screenshot writes a PNG of a running page once its selector is there",
+  ignore: browserSkipped(),
+  async fn() {
+    const site = servePage();
+    const out = join(await Deno.makeTempDir({ prefix: "the-loop-shot-" }), "page.png");
+    try {
+      const words = denoJson.tasks.screenshot.split(/\s+/);
+      assert.equal(words[0], "deno");
+      const args = [...words.slice(1), site.url, out, "--wait-for", "#items li", "--width", "800"];
+      const run = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, stdout: "piped" })
+        .output();
+      assert.equal(run.code, 0);
+      assert.equal(new TextDecoder().decode(run.stdout).trim(), out);
+      const png = await Deno.readFile(out);
+      assert.equal(new DataView(png.buffer).getUint32(16), 800); // IHDR width
+    } finally {
+      await site.close();
+      await Deno.remove(join(out, ".."), { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "withBrowser leaves no Chromium process and no profile behind, even when the test throws",
-  ignore: Deno.env.get("THE_LOOP_SKIP_BROWSER") === "1",
+  ignore: browserSkipped(),
   async fn() {
     let profile = "";
     let pids: number[] = [];
