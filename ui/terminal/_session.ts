@@ -34,6 +34,8 @@ const PANE_INFO =
 /** The size a page may ask for, per side. */
 const MIN_SIDE = 2;
 const MAX_SIDE = 1000;
+/** Bytes sent but not yet taken by the page past which the terminal ends (a page that stalled). */
+const MAX_BUFFERED = 16 * 1024 * 1024;
 
 /** The escape sequences that paint `lines` (capture-pane -e) as the pane shows them. */
 export function paintScreen(o: {
@@ -78,11 +80,18 @@ export function serveTerminal(
 
   const onEvent = (e: ControlEvent) => {
     if (e.kind === "output") {
-      if (streaming && e.pane === paneId) send(e.data);
+      if (!streaming || e.pane !== paneId) return;
+      send(e.data);
+      if (socket.bufferedAmount > MAX_BUFFERED) {
+        finish(
+          `the page took too long to read the pane's output (over ${MAX_BUFFERED} bytes waiting)`,
+        );
+        void attach?.close();
+      }
     } else if (e.kind === "notice") {
       if (e.name === "%layout-change") void reportSize();
       // moved to another session (its own ended, `detach-on-destroy off`): this one is over
-      if (e.name === "%session-changed" && e.args[1] !== name) void attach?.close();
+      if (e.name === "%session-changed" && e.args.slice(1).join(" ") !== name) void attach?.close();
     }
   };
 

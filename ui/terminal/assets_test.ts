@@ -11,6 +11,8 @@ Deno.test("terminal assets: xterm.js with its fit addon, its stylesheet and term
   assert.match(js.type, /^text\/javascript/);
   assert.ok(js.body.includes("e.Terminal=") && js.body.includes("FitAddon"), "xterm and fit");
   assert.ok(js.body.length > 100_000);
+  assert.ok(js.body.startsWith("/*! @xterm/xterm\nCopyright"), "the MIT license heads the copy");
+  assert.ok(js.body.includes("/*! @xterm/addon-fit\nCopyright"));
   assert.doesNotMatch(js.body, /sourceMappingURL/, "no map is served: none may be asked for");
   assert.match(TERMINAL_ASSETS["/assets/xterm.css"].type, /^text\/css/);
   assert.ok(TERMINAL_ASSETS["/assets/xterm.css"].body.includes(".xterm"));

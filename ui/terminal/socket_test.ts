@@ -216,6 +216,17 @@ Deno.test("web terminal: when the session ends the socket says so and closes, no
   assert.deepEqual(await t.clients(), []);
 });
 
+Deno.test("web terminal: a client tmux moves to another session (detach-on-destroy off) ends too", async () => {
+  await using t = await rig();
+  await t.tmux("set-option", "-g", "detach-on-destroy", "off");
+  const page = new Page(t.url("interactive"));
+  await page.hello();
+  await t.tmux("kill-session", "-t", `=${SESSION}`);
+  await until("the socket to close", () => page.closed);
+  assert.equal(page.messages("exit").length, 1);
+  await until("no tmux client attached", async () => (await t.clients()).length === 0);
+});
+
 Deno.test("web terminal: a session that is not there is an exit message naming it, then a close", async () => {
   await using t = await rig();
   const page = new Page(t.url("interactive", "loop-github-octo-demo-9"));
