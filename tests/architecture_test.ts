@@ -26,6 +26,7 @@ function floorOf(path: string): number {
   if (path.startsWith("commands/")) return 6;
   if (path.startsWith("poll/") || path.startsWith("webhook/")) return 5; // the ingress paths
   if (path.startsWith("ingress/")) return 4; // the router both paths share
+  if (path.startsWith("ui/")) return 4; // the status page and its web terminal
   // repo-scoped tools (critics, scenarios): dispatch's harness face and the ground
   if (path.startsWith("repo/")) return 4;
   if (path.startsWith("dispatch/")) return 3;
