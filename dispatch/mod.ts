@@ -96,5 +96,6 @@ export {
   launcherScript,
   sessionEnvFor,
   type SessionEnvOptions,
+  shellQuote,
   writeLauncher,
 } from "./agent_env.ts";
