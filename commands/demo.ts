@@ -107,10 +107,15 @@ async function run(flags: Flags, ctx: CliContext): Promise<void> {
     },
   });
   let ended: number | undefined;
+  let stopping = false;
   try {
     for (const line of demoGuide(demo.run)) println(ctx, line);
-    await Promise.any([interrupted, demo.exited.then((code) => void (ended = code))]);
+    await Promise.any([
+      interrupted,
+      demo.exited.then((code) => void (ended = stopping ? undefined : code)),
+    ]);
   } finally {
+    stopping = true;
     println(ctx, "the-loop demo: stopping…");
     await demo.stop();
     println(ctx, `the-loop demo: stopped${flags.keep ? `; its files are in ${demo.run.dir}` : ""}`);

@@ -168,8 +168,13 @@ function verbArgv(a: AgentAction): string[] | undefined {
  */
 function runDetached(args: string[], cwd: string, log: string): void {
   const child = new Deno.Command("sh", {
-    args: ["-c", 'printf "\\n$ the-loop %s\\n" "$*" >>"$DEMO_AGENT_LOG"; ' +
-      'exec the-loop "$@" >>"$DEMO_AGENT_LOG" 2>&1', "sh", ...args],
+    args: [
+      "-c",
+      'printf "\\n$ the-loop %s\\n" "$*" >>"$DEMO_AGENT_LOG"; ' +
+      'exec the-loop "$@" >>"$DEMO_AGENT_LOG" 2>&1',
+      "sh",
+      ...args,
+    ],
     cwd,
     env: { DEMO_AGENT_LOG: log },
     stdin: "null",

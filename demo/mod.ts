@@ -12,7 +12,7 @@
  *
  * @module
  */
-export { type DemoOptions, demoGuide, type RunningDemo, startDemo } from "./start.ts";
+export { demoGuide, type DemoOptions, type RunningDemo, startDemo } from "./start.ts";
 export { type DemoRun, demoRunPath, readDemoRun } from "./run_file.ts";
 export { demoComment, demoSetState } from "./client.ts";
 export { parseAgentArgs, runDemoAgent } from "./agent.ts";

@@ -140,7 +140,11 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
     await makeDemoRepository(gitRoot);
     const token = `demo-daemon-${random()}`;
     const userToken = `demo-${DEMO_USER}-${random()}`;
-    const gh = await FakeGitHub.start({ token, users: { [userToken]: DEMO_USER }, git: { root: gitRoot } });
+    const gh = await FakeGitHub.start({
+      token,
+      users: { [userToken]: DEMO_USER },
+      git: { root: gitRoot },
+    });
     cleanups.push(() => gh.close());
     seedDemoWorld(gh.world);
     const bin = join(dir, "agent-bin");
@@ -167,6 +171,9 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
           stdout: "null",
           stderr: "null",
         }).output().catch(() => {});
+        // the socket file tmux leaves behind
+        const tmp = env.TMUX_TMPDIR || "/tmp";
+        await Deno.remove(join(tmp, `tmux-${Deno.uid() ?? 0}`, socket)).catch(() => {});
       });
     }
     const daemon = o.webhook ? "gh-webhook" : "poll";
@@ -179,6 +186,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
+      // its own process group: a Ctrl+C reaches the demo alone, which stops the daemon itself
+      detached: true,
     }).spawn();
     const status = child.status;
     cleanups.push(async () => {
@@ -262,7 +271,9 @@ export function demoGuide(run: DemoRun, self = "the-loop"): string[] {
     `  GitHub    a fake one on ${run.apiUrl}, with ${run.repo} (a real git repository); you are @${run.user}`,
     `  daemon    ${run.daemon} start (pid ${run.daemonPid}); its output: ${run.dir}/daemon.log`,
     `  agent     the demo agent, run as \`claude\`, ${
-      run.tmuxSocket ? `in tmux (private server \`tmux -L ${run.tmuxSocket}\`)` : "headless (no tmux here)"
+      run.tmuxSocket
+        ? `in tmux (private server \`tmux -L ${run.tmuxSocket}\`)`
+        : "headless (no tmux here)"
     }`,
     // TODO(ui): the page's URL, once the daemon serves it
     `  page      ${run.pageUrl ?? "the status page is not wired in yet"}`,
@@ -273,7 +284,9 @@ export function demoGuide(run: DemoRun, self = "the-loop"): string[] {
   ];
   if (run.tmuxSocket) {
     lines.push(
-      `  tmux -L ${run.tmuxSocket} attach -t loop-github-${run.repo.replace("/", "-")}-${DEMO_ITEM}   # watch the agent (Ctrl-b d leaves)`,
+      `  tmux -L ${run.tmuxSocket} attach -t loop-github-${
+        run.repo.replace("/", "-")
+      }-${DEMO_ITEM}   # watch the agent (Ctrl-b d leaves)`,
     );
   }
   lines.push(

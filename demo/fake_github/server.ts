@@ -217,8 +217,9 @@ function routes(s: ServerState, actor: string): [string, RegExp, Handler][] {
       const repo = `${m[1]}/${m[2]}`;
       const n = Number(m[3]);
       if (body?.state === "closed" && it.issue.state !== "closed") w.close(repo, n, { by: actor });
-      else if (body?.state === "open" && it.issue.state !== "open") w.reopen(repo, n, { by: actor });
-      else if (body?.state !== undefined && body.state !== "open" && body.state !== "closed") {
+      else if (body?.state === "open" && it.issue.state !== "open") {
+        w.reopen(repo, n, { by: actor });
+      } else if (body?.state !== undefined && body.state !== "open" && body.state !== "closed") {
         return json(422, { message: "Validation Failed" });
       }
       return json(200, it.issue);
