@@ -8,10 +8,9 @@
  * @module
  */
 
-import { type Change, snapshot } from "./changes.ts";
+import { type Change, type Json, snapshot } from "./changes.ts";
 
-// deno-lint-ignore no-explicit-any
-export type Json = any;
+export type { Json } from "./changes.ts";
 
 export interface User {
   login: string;
