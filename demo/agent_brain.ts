@@ -9,6 +9,7 @@
  * | the first one                                 | asks a person once (`the-loop ask`)               |
  * | the answer (`Answer from @… to your question`)| notes it                                          |
  * | once answered, with a claim remembered        | commits its work, then runs the claim             |
+ * | says the loop is done                         | says so (closing the issue ends its session)      |
  * | anything else                                 | waits                                             |
  *
  * So the demo walks: session start → a question → its answer (a comment or `the-loop reply`) →
@@ -52,6 +53,8 @@ export type AgentAction =
 const CLAIM = /`(the-loop advance --outcome [a-z][a-z0-9-]*(?: --node [a-z][a-z0-9-]*)?)`/;
 /** The head of an answer's prompt (`dispatch/turn/_ask.ts`'s `answerPrompt`). */
 const ANSWER = /^(?:Answer|Reply) from (\S+)/m;
+/** What the prompt of a finished loop says (`dispatch/turn/_loop_text.ts`). */
+const DONE = /The loop is done/;
 /** The fenced text of an answer (`~~~text` … `~~~`). */
 const FENCED = /^(~{3,})text\n([\s\S]*?)\n\1$/m;
 
@@ -101,6 +104,11 @@ export function react(
     });
     actions.push({ kind: "claim", argv: state.claim });
     state.claim = null;
+  } else if (DONE.test(prompt)) {
+    actions.push({
+      kind: "say",
+      text: "demo agent: the loop is done; closing the issue ends this session",
+    });
   } else {
     actions.push({ kind: "say", text: "demo agent: waiting" });
   }

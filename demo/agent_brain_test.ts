@@ -41,6 +41,9 @@ Deno.test("the answer: a commit naming it, then the remembered claim, once", () 
   assert.equal(r.state.claim, null);
   // the gate's prompt (no claim in it): it waits
   assert.deepEqual(kinds(react(r.state, "a person reviews")), ["say", "say"]);
+  // the loop's end
+  const done = react(r.state, "approved. The loop is done: there is nothing more to finish here.");
+  assert.match((done.actions[1] as { text: string }).text, /the loop is done/);
   // changes requested: back at work, whose prompt spells the claim again: round 2
   const back = react(r.state, "changes requested\n- `the-loop advance --outcome done`");
   assert.deepEqual(kinds(back), ["say", "commit", "claim"]);
