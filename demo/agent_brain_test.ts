@@ -1,3 +1,4 @@
+/** The demo agent's core: what it does with each prompt. */
 import assert from "node:assert/strict";
 import { answerText, DEMO_QUESTION, freshState, react } from "./agent_brain.ts";
 

@@ -1,3 +1,4 @@
+/** The demo agent's shell: claude's argv read, and prompts read whole from bracketed pastes. */
 import assert from "node:assert/strict";
 import { parseAgentArgs, PasteReader } from "./agent.ts";
 

@@ -1,3 +1,4 @@
+/** The demo's config reads strictly through the real loader, routed at the fake. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig } from "../config/mod.ts";

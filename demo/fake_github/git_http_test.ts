@@ -1,3 +1,4 @@
+/** The fake GitHub's git server (a real clone and fetch over smart HTTP, the token's path), a person's token, close by PATCH, forwarding. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEMO_FILES, FakeGitHub, makeDemoRepository, parseCgi } from "./mod.ts";
