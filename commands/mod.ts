@@ -9,6 +9,7 @@ import type { CliContext } from "./context.ts";
 import { VERSION } from "../version.ts";
 import { colour } from "../terminal.ts";
 import * as init from "./init.ts";
+import * as demo from "./demo.ts";
 import * as config from "./config/mod.ts";
 import * as events from "./events.ts";
 import * as hooks from "./hooks/mod.ts";
@@ -32,6 +33,7 @@ export interface CommandModule {
 /** Every top-level command, in the order `--help` lists them. */
 export const COMMANDS: readonly CommandModule[] = [
   init,
+  demo,
   config,
   poll,
   ghWebhook,

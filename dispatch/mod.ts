@@ -104,5 +104,6 @@ export {
   launcherScript,
   sessionEnvFor,
   type SessionEnvOptions,
+  shellQuote,
   writeLauncher,
 } from "./agent_env.ts";

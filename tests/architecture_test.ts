@@ -24,7 +24,10 @@ const TEST_UTILS = "_test_utils.ts";
 function floorOf(path: string): number {
   if (path === "main.ts") return 7;
   if (path.startsWith("commands/")) return 6;
+  // the fake GitHub the demo ships depends on nothing of the product: ground
+  if (path.startsWith("demo/fake_github/")) return 1;
   if (path.startsWith("poll/") || path.startsWith("webhook/")) return 5; // the ingress paths
+  if (path.startsWith("demo/")) return 5; // `the-loop demo`: runs a daemon, beside them
   if (path.startsWith("ingress/")) return 4; // the router both paths share
   if (path.startsWith("ui/")) return 4; // the status page and its web terminal
   // repo-scoped tools (critics, scenarios): dispatch's harness face and the ground
