@@ -1,7 +1,8 @@
 /**
  * Fills a validated config from the schema's `default`s and makes every path absolute.
  * Schema conventions it reads: a default starting `<state.root>` is placed under the resolved
- * state root; `x-default-env` names a variable whose value, when set, replaces the default;
+ * state root; `x-default-env` names a variable whose value, when set, replaces the default (an
+ * integer key's only when it is a whole number within the key's bounds);
  * `x-path` marks a path resolved against the config file's directory; `x-fill-defaults: false`
  * on array items leaves those entries as written (hooks: their defaults depend on their kind).
  *
@@ -44,8 +45,14 @@ export function fillConfig(schema: SchemaNode, data: unknown, opts: FillOptions)
   const root = state.root as string;
 
   const defaultOf = (s: SchemaNode): unknown => {
-    const fromEnv = s["x-default-env"] ? opts.env(s["x-default-env"]) : undefined;
-    if (fromEnv) return fromEnv;
+    const fromEnv = s["x-default-env"] ? opts.env(s["x-default-env"])?.trim() : undefined;
+    // an integer key takes the variable only when it is one within the key's bounds
+    if (fromEnv && s.type === "integer") {
+      const n = Number(fromEnv);
+      const fits = /^\d+$/.test(fromEnv) && n >= (s.minimum ?? -Infinity) &&
+        n <= (s.maximum ?? Infinity);
+      if (fits) return n;
+    } else if (fromEnv) return fromEnv;
     if (typeof s.default === "string" && s.default.startsWith(ROOT_MARK)) {
       return join(root, s.default.slice(ROOT_MARK.length));
     }
