@@ -56,8 +56,7 @@ export class EventStreams {
     }
     const stop = new AbortController();
     this.#open.add(stop);
-    // the client's going away ends it too
-    req.signal.addEventListener("abort", () => stop.abort(), { once: true });
+    // the client's going away cancels the body (below), which ends it
     const { path, pollMs, keepAliveMs } = this.#o;
     const open = this.#open;
     let cancelTick = () => {};

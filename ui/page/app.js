@@ -424,10 +424,10 @@
     const ws = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
       v.terminal.path;
     if (mounted === ws) return;
-    if (window.theLoopTerminal && typeof window.theLoopTerminal.mount === "function") {
+    if (globalThis.theLoopTerminal && typeof globalThis.theLoopTerminal.mount === "function") {
       mounted = ws;
       note.textContent = "";
-      window.theLoopTerminal.mount(box, ws, { readOnly: v.terminal.mode !== "interactive" });
+      globalThis.theLoopTerminal.mount(box, ws, { readOnly: v.terminal.mode !== "interactive" });
     } else {
       note.textContent = "This build has no web terminal: attach with `the-loop sessions attach`.";
     }
