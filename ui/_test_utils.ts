@@ -14,7 +14,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type LoadedConfig, loadConfig } from "../config/mod.ts";
+import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import { SessionStore, type SuspensionRecord, SuspensionStore } from "../dispatch/mod.ts";
 import { EventLog } from "../events/mod.ts";
 import { advance, BUILTIN_LOOPS, enter, LoopStore } from "../loops/mod.ts";

@@ -309,7 +309,10 @@ Deno.test("the terminal route: 404 when off or absent, 409 without a live pane, 
   const bare = await serve(f);
   try {
     const path = `api/v1/items/${enc(f.ref(1))}/terminal`;
-    assert.equal((await fetch(`${bare.url}${path}`).then((r) => r.body?.cancel().then(() => r.status))), 404);
+    assert.equal(
+      await fetch(`${bare.url}${path}`).then((r) => r.body?.cancel().then(() => r.status)),
+      404,
+    );
     const dead = await fetch(`${ui.url}${path}`);
     assert.equal(dead.status, 409);
     await dead.body?.cancel();
