@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixture } from "../ui/_test_utils.ts";
-import { readOutput, spawnCli, stopChild, until } from "./_test_utils.ts";
+import { readOutput, spawnCli, stopChild, tree, until } from "./_test_utils.ts";
 import { type Daemon, LoopsE2E, QUESTION, startItem, waitFor } from "./_loops_e2e_utils.ts";
 
 const READY = /^ui: the status page is at (http:\/\/127\.0\.0\.1:\d+\/)$/m;
@@ -144,4 +144,33 @@ Deno.test("poll start serves the page; its reply box answers the agent's questio
   } finally {
     await fx.close();
   }
+});
+
+Deno.test("gh-webhook start with the page's port in use says so and runs on without the page", async () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  const dir = tree({ ".the-loop/cli-config.yaml": 'version: "0.1.0"\n' });
+  const child = spawnCli(["gh-webhook", "start", "--port", "0", "--no-route"], {
+    cwd: dir,
+    env: { THE_LOOP_GH_WEBHOOK_SECRET: "s3cret", THE_LOOP_UI_PORT: String(port) },
+  });
+  const { out, done } = readOutput(child);
+  try {
+    await until("the page's failure", () => /runs on without the status page/.test(out.stderr), {
+      detail: () => JSON.stringify(out),
+    });
+    assert.match(out.stderr, new RegExp(`ui: port ${port} on 127\\.0\\.0\\.1 is in use`));
+    assert.match(out.stdout, /^gh-webhook: listening on /m);
+    assert.doesNotMatch(out.stdout, READY);
+    const health = await fetch(/listening on (http:\/\/[^/]+)/.exec(out.stdout)![1] + "/health");
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+  } finally {
+    const status = await stopChild(child);
+    await done;
+    taken.close();
+    assert.equal(status.code, 0, out.stderr);
+  }
+  const log = await Deno.readTextFile(join(dir, ".the-loop", "logs", "events.jsonl"));
+  assert.ok(log.split("\n").some((l) => l.includes('"event":"ui.failed"')));
 });
