@@ -167,6 +167,7 @@ async function read(d: RouteDeps, req: Request, url: URL, parts: string[]): Prom
       },
     });
   }
+  if (url.pathname === "/favicon.ico") return new Response(null, { status: 204 });
   if (parts[0] === "assets") {
     const asset = d.assets[url.pathname];
     if (!asset) return text("no such asset", 404);
