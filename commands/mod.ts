@@ -21,6 +21,8 @@ import * as poll from "./poll/mod.ts";
 import * as advance from "./advance.ts";
 import * as ask from "./ask.ts";
 import * as reply from "./reply.ts";
+import * as verdict from "./verdict.ts";
+import * as ui from "./ui.ts";
 import * as notify from "./notify/mod.ts";
 import * as critic from "./critic/mod.ts";
 import * as scenarios from "./scenarios.ts";
@@ -41,12 +43,14 @@ export const COMMANDS: readonly CommandModule[] = [
   advance,
   ask,
   reply,
+  verdict,
   events,
   hooks,
   loops,
   notify,
   critic,
   scenarios,
+  ui,
   completions,
 ];
 
