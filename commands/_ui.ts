@@ -109,6 +109,7 @@ export async function serveUi(
 ): Promise<{ server: UiServer; events: EventLog }> {
   const { config } = loaded;
   const { startUi } = await import("../ui/mod.ts");
+  const { TERMINAL_ASSETS, terminalSocket } = await import("../ui/terminal/mod.ts");
   const { loopsOf } = await import("./_loops.ts");
   let loops;
   try {
@@ -135,7 +136,8 @@ export async function serveUi(
       tmuxArgs: socket ? ["-L", socket] : [],
       events,
       warn: (m) => ctx.warn(`warning: ${m}\n`),
-      // the web terminal (`ui/terminal/`) is wired here: `terminal` and its `assets`
+      terminal: config.ui.terminal === "off" ? undefined : terminalSocket,
+      assets: TERMINAL_ASSETS,
     });
     return { server, events };
   } catch (error) {

@@ -14,18 +14,12 @@ export const DEMO_TOKEN_ENV = "THE_LOOP_DEMO_TOKEN";
 /** The loop the demo's item walks. */
 export const DEMO_LOOP = "demo";
 
-/**
- * TODO(ui): the integrator flips this once `ui/` lands, and the daemon serves the status page
- * from `ui: { port }`; until then the config says nothing about a UI.
- */
-export const DEMO_UI_IN_CONFIG = false;
-
 /** The values of {@linkcode demoConfig}. */
 export interface DemoConfigOptions {
   /** The fake GitHub's URL, e.g. `http://127.0.0.1:41234`. */
   apiUrl: string;
   runner: "tmux" | "process";
-  /** The status page's port (written only with {@linkcode DEMO_UI_IN_CONFIG}). */
+  /** The status page's port on 127.0.0.1 (the daemon serves it: `ui.port`). */
   uiPort: number;
   /** Seconds between poll cycles; default 1. */
   intervalSeconds?: number;
@@ -36,7 +30,7 @@ const q = (s: string) => JSON.stringify(s);
 
 /** The demo's `cli-config.yaml`. */
 export function demoConfig(o: DemoConfigOptions): string {
-  const ui = DEMO_UI_IN_CONFIG ? `ui:\n  port: ${o.uiPort}\n` : "";
+  const ui = `ui:\n  enabled: true\n  host: 127.0.0.1\n  port: ${o.uiPort}\n`;
   return `# Written by \`the-loop demo\` for its own daemon; removed when the demo stops.
 github:
   apiUrl: ${q(o.apiUrl)}

@@ -38,7 +38,7 @@ export interface DemoRun {
   runner: "tmux" | "process";
   /** The private tmux server's socket name (`tmux -L`), when the runner is tmux. */
   tmuxSocket: string | null;
-  /** The status page's URL (`null` until the UI is wired: TODO(ui)). */
+  /** The status page's URL (`null` when the daemon serves none). */
   pageUrl: string | null;
   startedAt: string;
 }

@@ -15,8 +15,7 @@
  * | `agent-bin/`               | `claude` (the demo agent's shim) and `the-loop` (`shim.ts`)  |
  * | `daemon.log`               | the daemon's stdout and stderr                               |
  *
- * TODO(ui): once `ui/` lands the daemon serves the status page (`ui: { port }` in the config,
- * `DEMO_UI_IN_CONFIG`); `pageUrl` is then its URL.
+ * The daemon serves the status page (`ui: { port }` in the config); `pageUrl` is its URL.
  *
  * @module
  */
@@ -32,7 +31,7 @@ import {
   makeDemoRepository,
   seedDemoWorld,
 } from "./fake_github/mod.ts";
-import { DEMO_TOKEN_ENV, DEMO_UI_IN_CONFIG, demoConfig } from "./config.ts";
+import { DEMO_TOKEN_ENV, demoConfig } from "./config.ts";
 import { type DemoRun, demoRunPath, removeDemoRun, writeDemoRun } from "./run_file.ts";
 import { writeAgentShim } from "./shim.ts";
 
@@ -40,7 +39,7 @@ import { writeAgentShim } from "./shim.ts";
 export interface DemoOptions {
   /** The webhook receiver instead of the poller. */
   webhook?: boolean;
-  /** The status page's port (0: a free one). TODO(ui): served once `ui/` lands. */
+  /** The status page's port (0: a free one). */
   port?: number;
   /** `tmux` or `process`; default tmux when it is installed. */
   runner?: "tmux" | "process";
@@ -158,6 +157,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
     const env = daemonEnv(base, {
       PATH: `${bin}:${base.PATH ?? "/usr/bin:/bin"}`,
       [DEMO_TOKEN_ENV]: token,
+      // who acts from the status page (a reply, a verdict): the demo's person
+      THE_LOOP_ACTOR: DEMO_USER,
       THE_LOOP_GH_WEBHOOK_SECRET: secret,
       ...(socket ? { THE_LOOP_TMUX_SOCKET: socket } : {}),
     });
@@ -242,8 +243,7 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       repo: DEMO_REPO,
       runner,
       tmuxSocket: socket,
-      // TODO(ui): the page's URL once the daemon serves it
-      pageUrl: DEMO_UI_IN_CONFIG ? `http://127.0.0.1:${uiPort}/` : null,
+      pageUrl: `http://127.0.0.1:${uiPort}/`,
       startedAt: new Date().toISOString(),
     };
     const runFile = demoRunPath(o.env);
@@ -275,8 +275,7 @@ export function demoGuide(run: DemoRun, self = "the-loop"): string[] {
         ? `in tmux (private server \`tmux -L ${run.tmuxSocket}\`)`
         : "headless (no tmux here)"
     }`,
-    // TODO(ui): the page's URL, once the daemon serves it
-    `  page      ${run.pageUrl ?? "the status page is not wired in yet"}`,
+    `  page      ${run.pageUrl ?? "(none)"}`,
     "",
     `${ref} was started by @${run.user}'s comment: its session starts, the agent asks you a question.`,
     "Try, in another shell:",

@@ -29,11 +29,9 @@ function floorOf(path: string): number {
   if (path.startsWith("poll/") || path.startsWith("webhook/")) return 5; // the ingress paths
   if (path.startsWith("demo/")) return 5; // `the-loop demo`: runs a daemon, beside them
   if (path.startsWith("ingress/")) return 4; // the router both paths share
-  if (path.startsWith("ui/")) return 4; // the status page and its web terminal
+  if (path.startsWith("ui/")) return 4; // the status page (reads every store) and its web terminal
   // repo-scoped tools (critics, scenarios): dispatch's harness face and the ground
   if (path.startsWith("repo/")) return 4;
-  // the status page: reads every store, started by the daemon commands and `the-loop ui`
-  if (path.startsWith("ui/")) return 4;
   if (path.startsWith("dispatch/")) return 3;
   if (path.startsWith("lifecycle/") || path.startsWith("loops/")) {
     return 2; // the hook engine and the loops

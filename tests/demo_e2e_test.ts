@@ -75,6 +75,14 @@ async function walk(o: { runner: "tmux" | "process"; webhook: boolean }): Promis
     assert.equal(run.runner, o.runner);
     assert.equal(run.daemon, o.webhook ? "gh-webhook" : "poll");
     assert.equal((await Deno.stat(runFile)).mode! & 0o777, 0o600);
+    // the daemon serves the status page; the guide names it
+    assert.ok(run.pageUrl && out.out.stdout.includes(run.pageUrl), "the page's URL is printed");
+    await until("the page lists the demo item", async () => {
+      const r = await fetch(`${run.pageUrl}api/v1/state`).catch(() => undefined);
+      if (!r) return false;
+      const body = await r.json().catch(() => ({})) as { items?: { ref?: string }[] };
+      return (body.items ?? []).some((i) => i.ref === REF);
+    }, { ms: 60_000, detail });
     const events = () => jsonl(join(run.dir, ".the-loop", "logs", "events.jsonl"));
     const seen = async (event: string) =>
       (await events()).some((e) => e.event === event && e.work_item === REF);

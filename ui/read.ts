@@ -162,7 +162,8 @@ export class StateReader {
       const out = await withDeadline(
         (signal) =>
           new Deno.Command("tmux", {
-            args: [...this.#o.tmuxArgs, "list-panes", "-a", "-F", "#{session_name}\t#{pane_dead}"],
+            // the flag first, one space, the name: tmux without a UTF-8 locale prints a tab as `_`
+            args: [...this.#o.tmuxArgs, "list-panes", "-a", "-F", "#{pane_dead} #{session_name}"],
             stdin: "null",
             stdout: "piped",
             stderr: "piped",
@@ -177,8 +178,10 @@ export class StateReader {
         return /no server running|error connecting|No such file/i.test(text) ? panes : null;
       }
       for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
-        const [name, dead] = line.split("\t");
-        if (name) panes.set(name, panes.get(name) === true || dead === "0");
+        const cut = line.indexOf(" ");
+        if (cut < 0) continue;
+        const name = line.slice(cut + 1);
+        panes.set(name, panes.get(name) === true || line.slice(0, cut) === "0");
       }
       return panes;
     } catch (error) {

@@ -263,21 +263,7 @@ export interface ControlAnswer {
  */
 export type UiControls = (req: ControlRequest) => Promise<ControlAnswer>;
 
-/** What the web terminal is handed for one item. */
-export interface TerminalTarget {
-  ref: string;
-  /** The daemon's tmux server: `["-L", socket]`, or `[]` for the user's default one. */
-  tmuxArgs: string[];
-  /** The tmux session, e.g. `loop-github-octo-demo-1`. */
-  session: string;
-  mode: "read-only" | "interactive";
-}
-
-/** Answers `GET /api/v1/items/REF/terminal` (a WebSocket upgrade). */
-export type TerminalSeam = (req: Request, target: TerminalTarget) => Response | Promise<Response>;
-
+// the web terminal's seam is the terminal's own (`ui/terminal/types.ts`): one shape for both sides
+export type { TerminalSeam, TerminalTarget } from "./terminal/types.ts";
 /** One embedded file the server serves. */
-export interface Asset {
-  type: string;
-  body: string;
-}
+export type { TerminalAsset as Asset } from "./terminal/types.ts";
