@@ -108,8 +108,7 @@ export async function serveUi(
   o: ServeUiOptions = {},
 ): Promise<{ server: UiServer; events: EventLog }> {
   const { config } = loaded;
-  const { startUi } = await import("../ui/mod.ts");
-  const { TERMINAL_ASSETS, terminalSocket } = await import("../ui/terminal/mod.ts");
+  const { startUi, TERMINAL_ASSETS, terminalSocket } = await import("../ui/mod.ts");
   const { loopsOf } = await import("./_loops.ts");
   let loops;
   try {

@@ -37,12 +37,14 @@ Deno.test("--help lists every command and exits 0", async () => {
     "advance",
     "ask",
     "reply",
+    "verdict",
     "events",
     "hooks",
     "loops",
     "notify",
     "critic",
     "scenarios",
+    "ui",
     "completions",
   ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));

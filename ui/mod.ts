@@ -17,6 +17,8 @@ export { githubUrl, itemView, snapshot, type SnapshotInput } from "./snapshot.ts
 export { StateReader, type StateReaderOptions } from "./read.ts";
 export { hookStats, percentile } from "./telemetry.ts";
 export { exposureProblem, isLoopback } from "./guard.ts";
+// the web terminal (`ui/terminal/`): the seam the server routes to, and its embedded files
+export { TERMINAL_ASSETS, terminalSocket } from "./terminal/mod.ts";
 export type {
   Asset,
   ControlAction,
