@@ -1,5 +1,5 @@
 /**
- * What the verbs of the control endpoint (`advance`, `ask`, `reply`) share: the work item (REF,
+ * What the verbs of the control endpoint (`advance`, `ask`, `reply`, `verdict`) share: the work item (REF,
  * else `$THE_LOOP_WORK_ITEM`), the session's capability (`$THE_LOOP_SESSION`), the daemon's
  * socket (`$THE_LOOP_CONTROL`, else the config's `state.root`: `gh-webhook.sock`, then
  * `poll.sock`), one request sent, the answer printed and exited with. See
@@ -34,7 +34,7 @@ import {
 import { loadCliConfig } from "./_config.ts";
 
 /** A verb's name, as the request and the envelope's `command` say it. */
-export type VerbCommand = "advance" | "ask" | "reply";
+export type VerbCommand = "advance" | "ask" | "reply" | "verdict";
 
 /** What one verb sends, besides `v`, `verb`, `ref` and `capability`. */
 export interface VerbCall {

@@ -59,12 +59,14 @@ export function commandTree(program: Command): Node[] {
     const fallback = name ? cmd.commands.find((c) => c.name() === name) : undefined;
     const own = [...cmd.options, ...(fallback?.options ?? [])].filter((o) => !o.hidden);
     const flags = [...new Map(own.map((o) => [o.long ?? o.short, flagOf(o)])).values()];
+    // a hidden command (`demo agent`, run by the daemon) is offered to no one
+    const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
     nodes.push({
       path,
-      subs: cmd.commands.map((c) => ({ name: c.name(), description: c.description() })),
+      subs: subs.map((c) => ({ name: c.name(), description: c.description() })),
       flags: path.length === 0 ? [...flags, help] : [...flags, help, ...globals],
     });
-    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+    for (const sub of subs) walk(sub, [...path, sub.name()]);
   };
   walk(program, []);
   return nodes;

@@ -9,6 +9,7 @@ import type { CliContext } from "./context.ts";
 import { VERSION } from "../version.ts";
 import { colour } from "../terminal.ts";
 import * as init from "./init.ts";
+import * as demo from "./demo.ts";
 import * as config from "./config/mod.ts";
 import * as events from "./events.ts";
 import * as hooks from "./hooks/mod.ts";
@@ -20,6 +21,8 @@ import * as poll from "./poll/mod.ts";
 import * as advance from "./advance.ts";
 import * as ask from "./ask.ts";
 import * as reply from "./reply.ts";
+import * as verdict from "./verdict.ts";
+import * as ui from "./ui.ts";
 import * as notify from "./notify/mod.ts";
 import * as critic from "./critic/mod.ts";
 import * as scenarios from "./scenarios.ts";
@@ -32,6 +35,7 @@ export interface CommandModule {
 /** Every top-level command, in the order `--help` lists them. */
 export const COMMANDS: readonly CommandModule[] = [
   init,
+  demo,
   config,
   poll,
   ghWebhook,
@@ -39,12 +43,14 @@ export const COMMANDS: readonly CommandModule[] = [
   advance,
   ask,
   reply,
+  verdict,
   events,
   hooks,
   loops,
   notify,
   critic,
   scenarios,
+  ui,
   completions,
 ];
 

@@ -31,7 +31,11 @@ function walk(cmd: Command, path: string[], out: string[]): void {
   cmd.configureOutput({ ...cmd.configureOutput(), getOutHasColors: () => false });
   const name = ["the-loop", ...path].join(" ");
   out.push(`\n## \`${name}\`\n\n\`\`\`text\n${cmd.helpInformation().trimEnd()}\n\`\`\`\n`);
-  for (const sub of cmd.commands) walk(sub, [...path, sub.name()], out);
+  for (const sub of cmd.commands) {
+    // a hidden command (`demo agent`, run by the daemon) is no one's to type
+    if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
+    walk(sub, [...path, sub.name()], out);
+  }
 }
 
 /** The full text of `docs/cli.md`. */

@@ -1,7 +1,8 @@
 /**
  * Fills a validated config from the schema's `default`s and makes every path absolute.
  * Schema conventions it reads: a default starting `<state.root>` is placed under the resolved
- * state root; `x-default-env` names a variable whose value, when set, replaces the default;
+ * state root; `x-default-env` names a variable whose value, when set, replaces the default (an
+ * integer key's read as a number);
  * `x-path` marks a path resolved against the config file's directory; `x-fill-defaults: false`
  * on array items leaves those entries as written (hooks: their defaults depend on their kind).
  *
@@ -25,6 +26,11 @@ export interface FillOptions {
 
 const ROOT_MARK = "<state.root>";
 
+/** A variable's text as the value of key `s`: a whole number for an integer key, else the text. */
+export function envValue(s: SchemaNode, raw: string): unknown {
+  return s.type === "integer" && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+}
+
 /** The state root used when `state.root` is not set (see the schema's `state.root`). */
 function defaultStateRoot(file: string | null, cwd: string): string {
   if (file === null) return join(cwd, ".the-loop");
@@ -44,8 +50,8 @@ export function fillConfig(schema: SchemaNode, data: unknown, opts: FillOptions)
   const root = state.root as string;
 
   const defaultOf = (s: SchemaNode): unknown => {
-    const fromEnv = s["x-default-env"] ? opts.env(s["x-default-env"]) : undefined;
-    if (fromEnv) return fromEnv;
+    const raw = s["x-default-env"] ? opts.env(s["x-default-env"]) : undefined;
+    if (raw) return envValue(s, raw); // checked by the validation before (envDefaultProblems)
     if (typeof s.default === "string" && s.default.startsWith(ROOT_MARK)) {
       return join(root, s.default.slice(ROOT_MARK.length));
     }

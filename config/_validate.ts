@@ -11,6 +11,7 @@ import { describeSchema, didYouMean, isMapping, type SchemaNode, showValue } fro
 import { isSecretPath, looksLikeToken, maskProblem, maskTokens, tokenNotName } from "./_secrets.ts";
 import { formatKeyPath, type KeyPath, locateNear, type ParsedYaml } from "./yaml.ts";
 import type { EnvReader } from "./types.ts";
+import { envValue } from "./_fill.ts";
 
 /**
  * The keywords our schema adds. All but `x-env-name` are annotations read by the loader and the
@@ -168,7 +169,7 @@ export function envDefaultProblems(
       const own = isMapping(value) ? value[key] : undefined;
       const name = sub["x-default-env"];
       const fromEnv = typeof name === "string" ? env(name) : undefined;
-      if (fromEnv && own === undefined && !compile(sub)(fromEnv)) {
+      if (fromEnv && own === undefined && !compile(sub)(envValue(sub, fromEnv))) {
         problems.push({
           path: `$${name}`,
           message: `must be ${describeSchema(sub)} (got ${showValue(fromEnv)}); ` +

@@ -45,6 +45,7 @@ export type {
   PollSource,
   RoutingConfig,
   SlackChannel,
+  UiConfig,
   WebhookChannel,
 } from "./types.ts";
 export { DEFAULT_SLACK_URL_ENV, defaultChannelName } from "./channels.ts";

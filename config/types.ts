@@ -94,6 +94,19 @@ export interface DeliverConfig {
 /** `routing.budgets`: each optional; `0` turns one off (the shape `state/usage.ts` counts against). */
 export type BudgetsConfig = Budgets;
 
+/** `ui`: the status page both daemons serve (`docs/ui.md`). */
+export interface UiConfig {
+  enabled: boolean;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** A host that is not loopback is allowed (with the token of `tokenEnv`). */
+  exposed: boolean;
+  /** The NAME of the variable holding the exposed page's token. */
+  tokenEnv: string;
+  terminal: "off" | "read-only" | "interactive";
+}
+
 /** `webhooks.ghWebhook.routing`. */
 export interface RoutingConfig {
   enabled: boolean;
@@ -284,6 +297,8 @@ export interface CliConfig {
     sources: PollSource[];
   };
   eventLog: { enabled: boolean; path: string };
+  /** The status page (`docs/ui.md`). */
+  ui: UiConfig;
   hooks: HookEntry[];
   /** The `loops:` as written (read strictly by `parseLoops` of `loops/mod.ts`). */
   loops: Record<string, unknown>;

@@ -58,6 +58,14 @@ export {
   harnessEnvironment,
   WEBHOOK_SECRET_ENV,
 } from "./runners/mod.ts";
+// the words of tmux commands that type into a pane (the tmux runner's, the web terminal's)
+export {
+  controlSequence as tmuxControlSequence,
+  GUARDED_PASTE_ANSWERS as TMUX_GUARDED_PASTE_ANSWERS,
+  guardedPaste as tmuxGuardedPaste,
+  paneOf as tmuxPaneOf,
+  saidDead as tmuxPasteSaidDead,
+} from "./runners/mod.ts";
 export { adapterFor } from "./harness/mod.ts";
 export type {
   ApprovalMode,
@@ -96,5 +104,6 @@ export {
   launcherScript,
   sessionEnvFor,
   type SessionEnvOptions,
+  shellQuote,
   writeLauncher,
 } from "./agent_env.ts";

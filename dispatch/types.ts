@@ -292,6 +292,8 @@ export type VerbRequest =
   | { verb: "advance"; ref: string; outcome: string; node?: string }
   | { verb: "ask"; ref: string; question: string; summary?: string }
   | { verb: "reply"; ref: string; text: string; actor: string }
+  /** A person's verdict at the item's gate (`the-loop gate`, the status page), as its keyword. */
+  | { verb: "verdict"; ref: string; outcome: string; actor: string }
   | {
     verb: "resumed";
     ref: string;

@@ -193,6 +193,7 @@ export const DISPATCH_EVENTS: Record<string, EventType> = {
       runner: "string — process | tmux",
       tmux_target: 'string — loop-<slug>, or "" for the process runner',
       gh_event: "string — the GitHub event that spawned it",
+      title: "string — the issue's or pull request's title when spawned (\"\" when unknown)",
     },
   },
   "session.respawned": {

@@ -19,6 +19,7 @@ import { DISPATCH_EVENTS } from "./_catalog_dispatch.ts";
 import { LOOPS_EVENTS } from "./_catalog_loops.ts";
 import { CONTROL_EVENTS } from "./_catalog_control.ts";
 import { NOTIFY_EVENTS } from "./_catalog_notify.ts";
+import { UI_EVENTS } from "./_catalog_ui.ts";
 import type { EventType, Level } from "./_event_type.ts";
 
 export { type EventType, type Level, LEVELS } from "./_event_type.ts";
@@ -272,6 +273,7 @@ export const EVENT_TYPES: Record<string, EventType> = {
   ...LOOPS_EVENTS,
   ...CONTROL_EVENTS,
   ...NOTIFY_EVENTS,
+  ...UI_EVENTS,
 };
 
 /** Is `event` in the catalog? */

@@ -1,6 +1,6 @@
 /**
  * The parts of GitHub's REST payloads the-loop reads. GitHub sends more; these name what code may
- * rely on (the fake GitHub in `tests/fake_github/` sends the same shapes).
+ * rely on (the fake GitHub in `demo/fake_github/` sends the same shapes).
  *
  * @module
  */

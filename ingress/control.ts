@@ -20,7 +20,8 @@
  * | a daemon without sessions (`dispatcher: journal`)    | exit 1, saying so                       |
  * | anything else                                        | `dispatcher.act`'s result (`control.verb`) |
  *
- * `reply` and `resumed` (sent by `sessions resume`) need no capability: they are the operator's
+ * `reply`, `verdict` (`the-loop gate`) and `resumed` (sent by `sessions resume`) need no
+ * capability: they are the operator's
  * (anyone who can open the socket, mode 0600, is the daemon's user), and one sent from inside a
  * session (with a capability) is refused. A capability is never logged.
  *
@@ -115,6 +116,13 @@ export function verbOf(req: Record<string, unknown>): VerbRequest | ControlRespo
       if (typeof actor !== "string") return actor;
       return { verb: "reply", ref: item.ref, text, actor: actor.trim() };
     }
+    case "verdict": {
+      const outcome = field("outcome", "--outcome");
+      if (typeof outcome !== "string") return outcome;
+      const actor = field("actor", "--actor");
+      if (typeof actor !== "string") return actor;
+      return { verb: "verdict", ref: item.ref, outcome: outcome.trim(), actor: actor.trim() };
+    }
     case "resumed": {
       const suspension = str(req.suspension)?.trim();
       const by = str(req.by)?.trim();
@@ -126,7 +134,9 @@ export function verbOf(req: Record<string, unknown>): VerbRequest | ControlRespo
       };
     }
     default:
-      return bad(`unknown verb ${JSON.stringify(req.verb)} (advance, ask, reply, resumed)`);
+      return bad(
+        `unknown verb ${JSON.stringify(req.verb)} (advance, ask, reply, verdict, resumed)`,
+      );
   }
 }
 
@@ -139,7 +149,7 @@ export function verbHandler(
     if (!("verb" in req)) return req;
     // a reply is a person's: one sent from inside a session (its capability along) is an agent
     // answering a question, its own or another's, and is refused (a resume's too)
-    const operator = req.verb === "reply" || req.verb === "resumed";
+    const operator = req.verb === "reply" || req.verb === "verdict" || req.verb === "resumed";
     if (operator && raw.capability !== undefined) {
       o.events.emit("control.verb_refused", {
         verb: req.verb,

@@ -137,3 +137,28 @@ Deno.test("verbHandler: resumed (sessions resume's) is the operator's: no capabi
   assert.deepEqual(acted.map((a) => a.req.verb), ["resumed"]);
   assert.deepEqual(events.ofType("control.verb_refused").map((r) => r.reason), ["from-a-session"]);
 });
+
+Deno.test("verbHandler: verdict (the-loop verdict's) is the operator's: its fields, no capability, refused from a session", async () => {
+  const { acted, dispatcher } = acting();
+  const events = new MemorySink();
+  const handle = verbHandler({ dispatcher, key: KEY, via: "gh-webhook", events });
+  assert.deepEqual(
+    verbOf({ v: 1, verb: "verdict", ref: REF, outcome: " approve ", actor: "alice" }),
+    { verb: "verdict", ref: REF, outcome: "approve", actor: "alice" },
+  );
+  assert.equal(
+    (verbOf({ v: 1, verb: "verdict", ref: REF, outcome: "approve" }) as { exit?: number }).exit,
+    2,
+  );
+  assert.equal(
+    (verbOf({ v: 1, verb: "verdict", ref: REF, actor: "alice" }) as { exit?: number }).exit,
+    2,
+  );
+  const req = { v: 1, verb: "verdict", ref: REF, outcome: "approve", actor: "alice" };
+  assert.equal((await handle(req, { signal })).message, "did verdict");
+  const inside = await handle({ ...req, capability: capabilityFor(KEY, REF) }, { signal });
+  assert.equal(inside.exit, 1);
+  assert.match(inside.message, /verdict: an operator's; it cannot be sent from inside/);
+  assert.deepEqual(acted.map((a) => a.req.verb), ["verdict"]);
+  assert.deepEqual(events.ofType("control.verb_refused").map((r) => r.reason), ["from-a-session"]);
+});

@@ -26,12 +26,17 @@ import {
 
 // ---- cli ----
 
-/** The variables every spawned CLI keeps: PATH, and Deno's cache so nothing is re-transpiled. */
+/**
+ * The variables every spawned CLI keeps: PATH, and Deno's cache so nothing is re-transpiled;
+ * and `THE_LOOP_UI_PORT=0`, so the status page a daemon serves takes a free port (tests run in
+ * parallel; the default port would be one page's only).
+ */
 export function baseEnv(home: string): Record<string, string> {
   const origHome = Deno.env.get("HOME") ?? "/root";
   return {
     HOME: home,
     NO_COLOR: "1",
+    THE_LOOP_UI_PORT: "0",
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     DENO_DIR: Deno.env.get("DENO_DIR") ?? `${origHome}/.cache/deno`,
   };

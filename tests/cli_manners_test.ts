@@ -34,6 +34,7 @@ Deno.test("completions: bash, zsh and fish scripts name every command and --form
   const names: string[] = [];
   const walk = (cmd: typeof program) => {
     for (const sub of cmd.commands) {
+      if ((sub as unknown as { _hidden?: boolean })._hidden) continue; // `demo agent`
       names.push(sub.name());
       walk(sub);
     }

@@ -7,8 +7,11 @@ import { silentContext } from "../commands/context.ts";
 import type { Command } from "commander";
 
 /** Every command path, e.g. ["hooks", "test"]. */
+/** Whether a command is hidden (`demo agent`: the daemon runs it, nobody types it). */
+const hidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
+
 function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
-  return cmd.commands.flatMap((
+  return cmd.commands.filter((c) => !hidden(c)).flatMap((
     c,
   ) => [[...prefix, c.name()], ...commandPaths(c, [...prefix, c.name()])]);
 }
@@ -26,6 +29,7 @@ Deno.test("--help lists every command and exits 0", async () => {
   const names = buildProgram(silentContext()).commands.map((c) => c.name());
   assert.deepEqual(names, [
     "init",
+    "demo",
     "config",
     "poll",
     "gh-webhook",
@@ -33,12 +37,14 @@ Deno.test("--help lists every command and exits 0", async () => {
     "advance",
     "ask",
     "reply",
+    "verdict",
     "events",
     "hooks",
     "loops",
     "notify",
     "critic",
     "scenarios",
+    "ui",
     "completions",
   ]);
   for (const c of names) assert.match(r.stdout, new RegExp(`\\n  ${c}\\b`));

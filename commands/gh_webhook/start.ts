@@ -5,6 +5,9 @@
  *
  *     gh-webhook: listening on http://127.0.0.1:8787/gh-webhook (pid 4242)
  *
+ * then, with `ui.enabled`, the status page's URL (`commands/_ui.ts`; a page that cannot start,
+ * its port in use, is said on stderr and the receiver runs on without it).
+ *
  * On a stop signal it refuses new connections, gives requests and queued routing up to
  * 5 s to finish, says what it handed back, removes the pidfile and exits 0.
  *
@@ -19,6 +22,7 @@ import { UsageError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
 import { pathFlag } from "../_daemon.ts";
 import { type CliContext, println } from "../context.ts";
+import { startDaemonUi } from "../_ui.ts";
 
 /** The flags of `gh-webhook start`. */
 export interface StartFlags {
@@ -87,7 +91,8 @@ async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
   interrupted.then(() => receiver.stop());
   const ready = await receiver.ready;
   println(ctx, `gh-webhook: listening on ${ready.url} (pid ${ready.pid})`);
-  const stopped = await receiver.stopped;
+  const closeUi = await startDaemonUi(ctx, loaded);
+  const stopped = await receiver.stopped.finally(closeUi);
   if (stopped.reason === "died") {
     throw new Error(
       `the receiver's HTTP thread died (${stopped.died}); it stopped — start it again`,

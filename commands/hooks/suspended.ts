@@ -26,7 +26,8 @@ interface ListFlags {
   format: "text" | "json";
 }
 
-interface ResumeFlags {
+/** The flags of `hooks resume`. */
+export interface ResumeFlags {
   as?: string;
 }
 
@@ -46,7 +47,7 @@ export function register(hooks: Command, ctx: CliContext): void {
     .description("resume a parked operation: its held events are delivered in order")
     .argument("<id-or-ref>", "the suspension's id, or its work item: github:OWNER/REPO#N")
     .option("--as <login>", "who resumes it (default: $THE_LOOP_ACTOR, else $USER)")
-    .action((target: string, flags: ResumeFlags) => resume(ctx, target, flags));
+    .action((target: string, flags: ResumeFlags) => resumeSuspended(ctx, target, flags));
 }
 
 async function storeOf(ctx: CliContext) {
@@ -124,7 +125,12 @@ function actorOf(flags: ResumeFlags, ctx: CliContext): string {
   return actor;
 }
 
-async function resume(ctx: CliContext, target: string, flags: ResumeFlags): Promise<void> {
+/** `hooks resume ID|REF`: also the status page's resume button of a suspension. */
+export async function resumeSuspended(
+  ctx: CliContext,
+  target: string,
+  flags: ResumeFlags,
+): Promise<void> {
   if (!target.trim()) throw new UsageError("hooks resume: give a suspension's id or a REF");
   // a resume is a person's: an agent must not lift the park of its own item
   if (ctx.env("THE_LOOP_SESSION")?.trim()) {

@@ -6,6 +6,10 @@
  *
  *     poll: started (pid 4242, every 60s, 2 sources)
  *
+ * then, with `ui.enabled` (and not `--once`), the status page's URL (`commands/_ui.ts`):
+ *
+ *     ui: the status page is at http://127.0.0.1:8788/
+ *
  * A stop request finishes the item in flight, then the poller exits cleanly. The poller itself is
  * `startPoller` (`poll/start.ts`): this file parses the flags into its options, prints its ready
  * line, maps SIGINT/SIGTERM to its `stop()` and its end to the exit code. `--dry-run` is
@@ -21,6 +25,7 @@ import { UsageError } from "../../errors.ts";
 import { loadCliConfig } from "../_config.ts";
 import { pathFlag } from "../_daemon.ts";
 import { println } from "../context.ts";
+import { startDaemonUi } from "../_ui.ts";
 
 /** The flags of `poll start`. */
 export interface StartFlags {
@@ -100,7 +105,9 @@ async function run(flags: StartFlags, ctx: CliContext): Promise<void> {
     `poll: started (pid ${ready.pid}, every ${ready.intervalSeconds}s, ` +
       `${n} source${n === 1 ? "" : "s"})`,
   );
-  const { failed } = await poller.stopped;
+  // the status page, unless this is one cycle (`ui.enabled`; a page that cannot start is said)
+  const closeUi = flags.once ? () => Promise.resolve() : await startDaemonUi(ctx, loaded);
+  const { failed } = await poller.stopped.finally(closeUi);
   println(ctx, "poll: stopped");
   if (flags.once && failed.length > 0) {
     const kinds = failed.map((f) => `${f.kind} ×${f.count}`).join(", ");

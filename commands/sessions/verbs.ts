@@ -35,7 +35,8 @@ import type { EventSink } from "../../events/mod.ts";
 import { type CliContext, println } from "../context.ts";
 import { openSessions, refArg } from "./_open.ts";
 
-interface VerbFlags {
+/** The flags of a control verb. */
+export interface VerbFlags {
   comment: boolean;
   as?: string;
   loop?: string;
@@ -60,7 +61,7 @@ export function register(group: Command, ctx: CliContext): void {
     if (command === "start") {
       verb.option("--loop <name>", "the loop the item walks (default: routing.loop)");
     }
-    verb.action((ref: string, flags: VerbFlags) => run(command, ref, flags, ctx));
+    verb.action((ref: string, flags: VerbFlags) => runSessionVerb(command, ref, flags, ctx));
   }
 }
 
@@ -71,7 +72,11 @@ function actorOf(flags: VerbFlags, ctx: CliContext): string {
   return actor;
 }
 
-async function run(
+/**
+ * Runs one control verb (the module doc): what `sessions start|pause|resume|stop` do, and the
+ * status page's pause, resume and stop buttons (`commands/_ui.ts`).
+ */
+export async function runSessionVerb(
   command: ControlCommand,
   ref: string,
   flags: VerbFlags,

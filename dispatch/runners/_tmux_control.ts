@@ -6,7 +6,7 @@
  * A control client has to be attached to a session: it makes its own, `the-loop-ctl-<pid>-<n>`,
  * whose pane runs a watchdog that exits (ending that session) once this process is gone, so a
  * daemon killed with SIGKILL leaves nothing behind for long. Commands are written one line each,
- * every argument double-quoted with tmux's escapes (so no text is ever read as a command, a
+ * every argument double-quoted with tmux's escapes (`tmux_words.ts`: so no text is ever read as a command, a
  * variable, `~` or a format); tmux answers each command, in order, with a `%begin … %end` (or
  * `%error`) block whose flags say it came from this client. A sequence is sent as one line,
  * `a ; b ; c`: tmux answers each of its commands with a block of its own and, after one that
@@ -23,6 +23,7 @@
  */
 import { deadline, DeadlineError } from "../../async/mod.ts";
 import type { TmuxCli, TmuxOutput } from "./_tmux_cli.ts";
+import { controlLine, controlSequence } from "./tmux_words.ts";
 
 /** How long a control client that could not be started is not asked for again. */
 export const RETRY_MS = 5_000;
@@ -31,44 +32,6 @@ export const ANSWER_TIMEOUT_MS = 15_000;
 
 let instances = 0;
 const ENC = new TextEncoder();
-
-/** The characters a double-quoted tmux word cannot hold as they are. */
-// deno-lint-ignore no-control-regex -- control characters are exactly what it looks for
-const SPECIAL = /[\\"$~\x00-\x1f\x7f]/g;
-
-function escapeOne(ch: string): string {
-  switch (ch) {
-    case "~":
-      return "\\176"; // a leading `~` is a home directory, even quoted
-    case "\n":
-      return "\\n";
-    case "\r":
-      return "\\r";
-    case "\t":
-      return "\\t";
-    case "\\":
-    case '"':
-    case "$":
-      return `\\${ch}`;
-    default:
-      return `\\${ch.charCodeAt(0).toString(8).padStart(3, "0")}`;
-  }
-}
-
-/** `s` as one double-quoted tmux word that tmux reads back as exactly `s`. */
-export function quoteWord(s: string): string {
-  return `"${s.replace(SPECIAL, escapeOne)}"`;
-}
-
-/** The control-mode line of one command: its words, quoted. */
-export function controlLine(command: string[]): string {
-  return command.map(quoteWord).join(" ");
-}
-
-/** The control-mode line of a command sequence: `a ; b ; c` (tmux stops at the first failure). */
-export function controlSequence(commands: string[][]): string {
-  return commands.map(controlLine).join(" ; ");
-}
 
 /** The answer to one line: `blocks` more to come unless one is an error. */
 interface Waiter {

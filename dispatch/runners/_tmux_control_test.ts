@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { clientEnv, type TmuxCli, tmuxOk } from "./_tmux_cli.ts";
-import { controlLine, quoteWord, TmuxControl } from "./_tmux_control.ts";
+import { TmuxControl } from "./_tmux_control.ts";
+import { controlLine, quoteWord } from "./tmux_words.ts";
 
 /** A private tmux server with one plain session, and a control client on it. */
 async function setup() {

@@ -9,13 +9,10 @@
  * @module
  */
 import { tmux, type TmuxCli, tmuxOk } from "./_tmux_cli.ts";
-import { controlSequence } from "./_tmux_control.ts";
+import { GUARDED_PASTE_ANSWERS, guardedPaste, paneOf, saidDead } from "./tmux_words.ts";
 
 /** `alive` (the process runs), `dead` (kept by remain-on-exit), `missing` (no such session). */
 export type PaneState = "alive" | "dead" | "missing";
-
-/** The pane target of a session. */
-export const paneOf = (name: string): string => `=${name}:`;
 
 /** The state of the session's pane. */
 export async function paneState(
@@ -85,40 +82,6 @@ export async function startIn(cli: TmuxCli, o: Start): Promise<void> {
   }
   o.warn(`tmux rejected remain-on-exit for ${o.name}: ${out.stderr}`);
 }
-
-/** What the guarded paste prints when the pane's process had ended (nothing was pasted). */
-export const PANE_DEAD = "the-loop: pane dead, nothing pasted";
-
-/**
- * Pastes `buffer` into the pane (deleting it, bracketed), then presses Enter — only when the
- * pane's process runs, as the tmux server itself sees it at that moment (`if-shell -F` reads
- * `#{pane_dead}` in the server, no shell): tmux 3.3's server crashes on a paste into a dead pane,
- * and a harness can die between any earlier check and the paste. A dead pane has the buffer
- * deleted and {@linkcode PANE_DEAD} printed instead. Either branch is two commands, so the
- * command answers with {@linkcode GUARDED_PASTE_ANSWERS} blocks unless one fails (no Enter
- * after a paste that failed: it would submit whatever is typed there).
- */
-function guardedPaste(name: string, buffer: string): string[] {
-  const target = paneOf(name);
-  return [
-    "if-shell",
-    "-F",
-    "-t",
-    target,
-    "#{pane_dead}",
-    controlSequence([["delete-buffer", "-b", buffer], ["display-message", "-p", PANE_DEAD]]),
-    controlSequence([
-      ["paste-buffer", "-d", "-p", "-b", buffer, "-t", target],
-      ["send-keys", "-t", target, "Enter"],
-    ]),
-  ];
-}
-
-/** The blocks a control client gets for {@linkcode guardedPaste}: its own, then its branch's two. */
-const GUARDED_PASTE_ANSWERS = 3;
-
-/** Whether a guarded paste's output says the pane was dead. */
-const saidDead = (stdout: string) => stdout.split("\n").includes(PANE_DEAD);
 
 /**
  * Loads `prompt` into a buffer of its own (`<name>-<uuid>`: no file, no name shared with another

@@ -17,4 +17,15 @@ export {
   harnessEnvironment,
   WEBHOOK_SECRET_ENV,
 } from "./harness_env.ts";
+export {
+  controlLine,
+  controlSequence,
+  GUARDED_PASTE_ANSWERS,
+  guardedPaste,
+  type GuardedPasteOptions,
+  PANE_DEAD,
+  paneOf,
+  quoteWord,
+  saidDead,
+} from "./tmux_words.ts";
 export { boundedRun, type BoundedRunOptions, type BoundedRunResult } from "./bounded_run.ts";

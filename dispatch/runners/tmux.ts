@@ -43,9 +43,9 @@ import { terminateTree } from "./_kill_tree.ts";
 import { allowlisted, runnerEnvironment, type RunnerEnvOptions } from "./harness_env.ts";
 import { clientEnv, tmux, tmuxArgv, type TmuxCli } from "./_tmux_cli.ts";
 import { TmuxControl } from "./_tmux_control.ts";
+import { paneOf } from "./tmux_words.ts";
 import {
   envWords,
-  paneOf,
   panePid,
   type PaneState,
   paneState,

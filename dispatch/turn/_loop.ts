@@ -1,6 +1,7 @@
 /**
  * The loop runtime inside a turn: entering the item's loop at a spawn (after `session_spawned`),
- * the agent's `advance` claim, a person's keyword comment at a gate, escalation, and the loop's
+ * the agent's `advance` claim, a person's keyword comment at a gate (or their `verdict` verb:
+ * `the-loop gate`, the status page's buttons), escalation, and the loop's
  * completion at closure. Each move writes the position first, then asks `phase_changed`, then
  * publishes the `loop:<phase>` label, then does the entered node's entry (an agent node's
  * assignment delivered; a human node's request comment and `waiting_for_input`): see
@@ -345,13 +346,14 @@ function ignored(
 async function resolveGate(
   turn: Turn,
   ports: LoopPorts,
-  o: { loop: LoopDef; pos: Position; outcome: string; by: string },
+  o: { loop: LoopDef; pos: Position; outcome: string; by: string; source?: "comment" | "verb" },
 ): Promise<Handled> {
   const gate = await askInput(turn, {
     kind: "command",
     command: o.outcome,
     text: "",
     loop: o.loop.name,
+    ...(o.source ? { source: o.source, actor: o.by } : {}),
   });
   if (!gate.proceed) {
     turn.emit("loop.verdict_ignored", {
@@ -386,6 +388,82 @@ async function resolveGate(
     by: o.by,
   });
   return turn.settled("verdict", moved.written);
+}
+
+/**
+ * The `verdict` verb: a person's verdict at the item's gate, sent to the daemon (`the-loop gate
+ * REF --outcome O`, the status page's approve and request-changes buttons) instead of written as
+ * a keyword comment; from there the same path as the comment's (the `input_received` hooks, kind
+ * `command`, source `verb`; the move; the next node's entry). Refused (exit 1, nothing moved):
+ * no gate waits, an outcome the gate lacks (the valid ones listed), a hook's refusal.
+ */
+export async function gateVerdict(
+  turn: Turn,
+  req: { outcome: string; actor: string },
+): Promise<VerbResult> {
+  const ports = loopPorts(turn);
+  if (!ports) return { exit: 1, message: `no loop runs for ${turn.ref} in this daemon` };
+  const read = await readPosition(turn, ports);
+  if (!read.ok) {
+    return {
+      exit: 1,
+      message: `the loop position of ${turn.ref} cannot be read (see the event log, loop.fault)`,
+    };
+  }
+  const pos = read.position;
+  const loop = pos ? ports.set.get(pos.loop) : undefined;
+  const node = pos && loop ? loop.nodes[pos.node] : undefined;
+  const ignored = (reason: "not-at-gate" | "not-an-outcome") =>
+    turn.emit("loop.verdict_ignored", { reason, node: pos?.node ?? null, actor: req.actor });
+  if (!pos || !loop || !node || pos.status !== "active" || node.actor !== "human") {
+    ignored("not-at-gate");
+    const where = pos ? `it is at ${pos.node} (${pos.status})` : "it walks no loop yet";
+    return {
+      exit: 1,
+      message: `${turn.ref} waits at no gate: ${where}; nothing was decided`,
+      data: dataOf(pos),
+    };
+  }
+  const outcomes = Object.keys(node.next);
+  if (!outcomes.includes(req.outcome)) {
+    ignored("not-an-outcome");
+    return {
+      exit: 1,
+      message: `"${req.outcome}" is not an outcome of the gate ${pos.node} ` +
+        `(its outcomes: ${outcomes.join(", ")}); nothing was decided`,
+      data: dataOf(pos),
+    };
+  }
+  const handled = await resolveGate(turn, ports, {
+    loop,
+    pos,
+    outcome: req.outcome,
+    by: req.actor,
+    source: "verb",
+  });
+  const { outcome } = handled;
+  if (outcome.status === "settled" && outcome.reason === "input-refused") {
+    return {
+      exit: 1,
+      message: `the verdict on ${turn.ref} was refused by an input_received hook (see the ` +
+        "event log, loop.verdict_ignored); nothing was decided",
+    };
+  }
+  if (!handled.ok) {
+    return {
+      exit: 1,
+      message: `the verdict on ${turn.ref} could not be recorded (see the event log, ` +
+        "loop.fault); nothing changed: send it again",
+    };
+  }
+  const after = await readPosition(turn, ports);
+  const now = after.ok ? after.position : undefined;
+  return {
+    exit: 0,
+    message: `${pos.node}: ${req.outcome} by ${req.actor}` +
+      (now ? `; now at ${now.node} (${now.status})` : ""),
+    data: dataOf(now),
+  };
 }
 
 /**

@@ -151,6 +151,7 @@ export async function spawnFor(
     runner: deps.runner.kind,
     tmux_target: record.tmuxTarget,
     gh_event: event.ghEvent,
+    title: (event.linkedFrom ? undefined : event.item?.title) ?? "",
   });
   const after = await askSpawned(turn, {
     ...launch,

@@ -1,5 +1,6 @@
 /**
- * The verbs the control endpoint hands the dispatcher (`advance`, `ask`, `reply`, `resumed`),
+ * The verbs the control endpoint hands the dispatcher (`advance`, `ask`, `reply`, `verdict`,
+ * `resumed`),
  * each run as its work item's turn: in the item's queue, after its earlier events.
  *
  * @module
@@ -7,7 +8,7 @@
 import type { WorkItemRef } from "../../state/work_item.ts";
 import type { RoutedEvent, VerbRequest, VerbResult, Via } from "../types.ts";
 import type { Turn } from "./turn.ts";
-import { claim, resumedLoop } from "./_loop.ts";
+import { claim, gateVerdict, resumedLoop } from "./_loop.ts";
 import { askQuestion, reply } from "./_ask.ts";
 import { resumeSuspension } from "./suspend.ts";
 
@@ -23,7 +24,7 @@ export function verbEvent(
     action: "",
     deliveryId: o.deliveryId,
     via: o.via,
-    actor: req.verb === "reply" ? req.actor : null,
+    actor: req.verb === "reply" || req.verb === "verdict" ? req.actor : null,
     labeled: false,
     text: "",
     repository: "",
@@ -39,6 +40,8 @@ export async function act(turn: Turn, req: VerbRequest): Promise<VerbResult> {
       return await askQuestion(turn, req);
     case "reply":
       return await reply(turn, req);
+    case "verdict":
+      return await gateVerdict(turn, req);
     case "resumed":
       return await retell(turn, req);
   }

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { delay } from "../../async/mod.ts";
+import { GIT_PATH, type GitHttpOptions, serveGit } from "./git_http.ts";
 import { type Json, publicView, type World } from "./world.ts";
 
 /** One request the fake received (the `authorization` header left out). */
@@ -50,6 +52,10 @@ export interface ServerState {
   baseUrl: () => string;
   /** The login writes are made as (the token's user). */
   actor: () => string;
+  /** More tokens, each the login of its user (a person's token: writes made as them). */
+  users?: ReadonlyMap<string, string>;
+  /** Serve git repositories at `/<owner>/<repo>.git` (see `git_http.ts`). */
+  git?: GitHttpOptions;
 }
 
 const enc = new TextEncoder();
@@ -101,13 +107,7 @@ async function applyFault(f: Fault, req: Request, s: ServerState): Promise<Respo
     case "status":
       return json(f.status, { message: f.message ?? `fault ${f.status}` }, rateHeaders(s));
     case "delay":
-      await new Promise<void>((resolve) => {
-        const id = setTimeout(resolve, f.ms);
-        req.signal.addEventListener("abort", () => {
-          clearTimeout(id);
-          resolve();
-        }, { once: true });
-      });
+      await delay(f.ms, { signal: req.signal }).catch(() => {}); // a client gone: answer now
       return undefined; // then answer normally (if the client still waits)
     case "truncate": {
       const text = '[{"id": 1, "number": 1, "title": "cut sh';
@@ -175,7 +175,7 @@ const since = (url: URL, field: string) => (x: Json) => {
 type Handler = (m: RegExpMatchArray, url: URL, body: Json) => Response | Json[] | Json;
 
 /** Routes: `[method, pattern, handler]`. A handler returns a Response, or a GET's JSON. */
-function routes(s: ServerState): [string, RegExp, Handler][] {
+function routes(s: ServerState, actor: string): [string, RegExp, Handler][] {
   const w = s.world;
   const R = "/repos/([^/]+)/([^/]+)";
   const item = (m: RegExpMatchArray) => w.repos.get(`${m[1]}/${m[2]}`)?.items.get(Number(m[3]));
@@ -209,7 +209,20 @@ function routes(s: ServerState): [string, RegExp, Handler][] {
     ["POST", new RegExp(`^${R}/issues/(\\d+)/comments$`), (m, _url, body) => {
       if (!item(m)) return notFound();
       if (typeof body?.body !== "string") return json(422, { message: "Validation Failed" });
-      return json(201, w.addComment(`${m[1]}/${m[2]}`, Number(m[3]), body.body, s.actor()));
+      return json(201, w.addComment(`${m[1]}/${m[2]}`, Number(m[3]), body.body, actor));
+    }],
+    ["PATCH", new RegExp(`^${R}/issues/(\\d+)$`), (m, _url, body) => {
+      const it = item(m);
+      if (!it) return notFound();
+      const repo = `${m[1]}/${m[2]}`;
+      const n = Number(m[3]);
+      if (body?.state === "closed" && it.issue.state !== "closed") w.close(repo, n, { by: actor });
+      else if (body?.state === "open" && it.issue.state !== "open") {
+        w.reopen(repo, n, { by: actor });
+      } else if (body?.state !== undefined && body.state !== "open" && body.state !== "closed") {
+        return json(422, { message: "Validation Failed" });
+      }
+      return json(200, it.issue);
     }],
     [
       "GET",
@@ -228,15 +241,15 @@ function routes(s: ServerState): [string, RegExp, Handler][] {
     }],
     ["POST", new RegExp(`^${R}/issues/(\\d+)/reactions$`), (m, _u, body) => {
       const it = item(m);
-      return it ? reacted(w.react(it, body?.content, s.actor())) : notFound();
+      return it ? reacted(w.react(it, body?.content, actor)) : notFound();
     }],
     ["POST", new RegExp(`^${R}/issues/comments/(\\d+)/reactions$`), (m, _u, body) => {
       const c = findComment(s, `${m[1]}/${m[2]}`, Number(m[3]), "issue");
-      return c ? reacted(w.react(c, body?.content, s.actor())) : notFound();
+      return c ? reacted(w.react(c, body?.content, actor)) : notFound();
     }],
     ["POST", new RegExp(`^${R}/pulls/comments/(\\d+)/reactions$`), (m, _u, body) => {
       const c = findComment(s, `${m[1]}/${m[2]}`, Number(m[3]), "review");
-      return c ? reacted(w.react(c, body?.content, s.actor())) : notFound();
+      return c ? reacted(w.react(c, body?.content, actor)) : notFound();
     }],
     ["POST", new RegExp(`^${R}/issues/(\\d+)/labels$`), (m, _u, body) => {
       if (!item(m)) return notFound();
@@ -336,6 +349,10 @@ export async function handle(s: ServerState, req: Request): Promise<Response> {
     status: 0,
   };
   s.requests.push(rec);
+  if (s.git && GIT_PATH.test(url.pathname)) {
+    const tokens = s.token === undefined ? [] : [s.token, ...(s.users?.keys() ?? [])];
+    return done(rec, await serveGit({ ...s.git, tokens }, req));
+  }
   const text = method === "GET" || method === "HEAD" ? "" : await req.text();
   let body: Json;
   if (text) {
@@ -346,9 +363,13 @@ export async function handle(s: ServerState, req: Request): Promise<Response> {
     }
     rec.body = body;
   }
+  let actor = s.actor();
   if (s.token !== undefined) {
     const auth = req.headers.get("authorization") ?? "";
-    if (auth !== `Bearer ${s.token}` && auth !== `token ${s.token}`) {
+    const given = /^(?:Bearer|token) (.+)$/.exec(auth)?.[1];
+    const user = given === undefined ? undefined : s.users?.get(given);
+    if (user !== undefined) actor = user;
+    else if (given !== s.token) {
       return done(rec, json(401, { message: "Bad credentials", status: "401" }));
     }
   }
@@ -357,7 +378,7 @@ export async function handle(s: ServerState, req: Request): Promise<Response> {
     const res = await applyFault(fault, req, s);
     if (res) return done(rec, res);
   }
-  for (const [m, pattern, handler] of routes(s)) {
+  for (const [m, pattern, handler] of routes(s, actor)) {
     if (m !== method) continue;
     const match = url.pathname.match(pattern);
     if (!match) continue;

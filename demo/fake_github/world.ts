@@ -8,10 +8,9 @@
  * @module
  */
 
-import { type Change, snapshot } from "./changes.ts";
+import { type Change, type Json, snapshot } from "./changes.ts";
 
-// deno-lint-ignore no-explicit-any
-export type Json = any;
+export type { Json } from "./changes.ts";
 
 export interface User {
   login: string;
@@ -72,6 +71,18 @@ export class World {
   /** The `sender` of changes made without a user (labels, close, reopen); default octocat. */
   sender = "octocat";
   #nextId = 1000;
+  readonly #listeners = new Set<(change: Change) => void>();
+
+  /** Calls `listener` after each change from now on; returns its removal. */
+  onChange(listener: (change: Change) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #push(change: Change): void {
+    this.changes.push(change);
+    for (const l of this.#listeners) l(change);
+  }
 
   constructor(host = "https://github.com") {
     this.host = host;
@@ -228,7 +239,7 @@ export class World {
         pull_request: this.pullPayload(fullName, item.issue.number),
       }
       : { ...base, issue: item.issue };
-    this.changes.push({
+    this.#push({
       event: item.pull ? "pull_request" : "issues",
       action,
       payload: snapshot(payload),
@@ -243,7 +254,7 @@ export class World {
     sender: string,
     payload: Json,
   ): void {
-    this.changes.push({
+    this.#push({
       event,
       action,
       payload: snapshot({
@@ -430,31 +441,35 @@ export class World {
     return true;
   }
 
-  /** Closes an item (`merged: true` merges a pull request). */
-  close(fullName: string, number: number, opts: { merged?: boolean } = {}): void {
+  /**
+   * Closes an item (`merged: true` merges a pull request); `by` who did it (default
+   * {@linkcode World.sender}).
+   */
+  close(fullName: string, number: number, opts: { merged?: boolean; by?: string } = {}): void {
     const item = this.item(fullName, number);
     const t = this.now();
+    const by = opts.by ?? this.sender;
     item.issue.state = "closed";
     item.issue.state_reason = "completed";
     item.issue.closed_at = t;
-    item.issue.closed_by = this.user(this.sender);
+    item.issue.closed_by = this.user(by);
     if (item.pull && opts.merged) {
       item.pull.merged = true;
       item.pull.merged_at = t;
       item.issue.pull_request.merged_at = t;
     }
     this.#touch(item);
-    this.#record(fullName, item, "closed", this.sender);
+    this.#record(fullName, item, "closed", by);
   }
 
-  /** Reopens an item. */
-  reopen(fullName: string, number: number): void {
+  /** Reopens an item; `by` who did it (default {@linkcode World.sender}). */
+  reopen(fullName: string, number: number, opts: { by?: string } = {}): void {
     const item = this.item(fullName, number);
     item.issue.state = "open";
     item.issue.state_reason = "reopened";
     item.issue.closed_at = null;
     this.#touch(item);
-    this.#record(fullName, item, "reopened", this.sender);
+    this.#record(fullName, item, "reopened", opts.by ?? this.sender);
   }
 
   /** Gives `login` a permission (`admin`, `write`, `read`, …) on a repository. */
