@@ -482,3 +482,13 @@ export function activeSession(ref: string): SessionRecord {
     url: "",
   };
 }
+
+/** Whether `tmux` runs on this machine (the tests that need it are ignored without it). */
+export const hasTmux: boolean = (() => {
+  try {
+    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();

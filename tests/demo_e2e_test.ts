@@ -13,18 +13,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { DemoRun } from "../demo/mod.ts";
 import { processExists } from "./fake_harness/mod.ts";
-import { cli, type CliResult, readOutput, spawnCli, until } from "./_test_utils.ts";
+import { cli, type CliResult, hasTmux, readOutput, spawnCli, until } from "./_test_utils.ts";
 
 const REF = "github:octo/demo#1";
-
-const hasTmux = (() => {
-  try {
-    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
 
 async function jsonl(path: string): Promise<Record<string, unknown>[]> {
   let text: string;

@@ -10,19 +10,10 @@
 import assert from "node:assert/strict";
 import type { DemoRun } from "../demo/mod.ts";
 import { browserTest, screenshotIfAsked } from "./_browser.ts";
-import { cli, readOutput, spawnCli, until } from "./_test_utils.ts";
+import { cli, hasTmux, readOutput, spawnCli, until } from "./_test_utils.ts";
 
 const REF = "github:octo/demo#1";
 const ROW = `tr[data-testid=item-row][data-ref="${REF}"]`;
-
-const hasTmux = (() => {
-  try {
-    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
 
 browserTest(
   "the page follows the demo: phase, a live question answered, the pane, the gate, the close",

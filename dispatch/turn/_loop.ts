@@ -186,11 +186,10 @@ export async function enterLoop(turn: Turn, record: SessionRecord): Promise<void
   });
 }
 
-/** `the-loop advance`: the agent's claim that its node is done with `outcome`. */
-export async function claim(
+/** The loop ports and the item's position for an agent or operator verb, or why there are none. */
+async function verbPosition(
   turn: Turn,
-  req: { outcome: string; node?: string },
-): Promise<VerbResult> {
+): Promise<{ ports: LoopPorts; pos: Position | undefined } | VerbResult> {
   const ports = loopPorts(turn);
   if (!ports) return { exit: 1, message: `no loop runs for ${turn.ref} in this daemon` };
   const read = await readPosition(turn, ports);
@@ -200,7 +199,17 @@ export async function claim(
       message: `the loop position of ${turn.ref} cannot be read (see the event log, loop.fault)`,
     };
   }
-  const pos = read.position;
+  return { ports, pos: read.position };
+}
+
+/** `the-loop advance`: the agent's claim that its node is done with `outcome`. */
+export async function claim(
+  turn: Turn,
+  req: { outcome: string; node?: string },
+): Promise<VerbResult> {
+  const found = await verbPosition(turn);
+  if ("exit" in found) return found;
+  const { ports, pos } = found;
   const loop = loopOf(turn, ports, pos?.loop ?? await chosenLoop(turn));
   if (!loop) {
     return { exit: 1, message: `the loop of ${turn.ref} is not declared (any more)` };
@@ -401,16 +410,9 @@ export async function gateVerdict(
   turn: Turn,
   req: { outcome: string; actor: string },
 ): Promise<VerbResult> {
-  const ports = loopPorts(turn);
-  if (!ports) return { exit: 1, message: `no loop runs for ${turn.ref} in this daemon` };
-  const read = await readPosition(turn, ports);
-  if (!read.ok) {
-    return {
-      exit: 1,
-      message: `the loop position of ${turn.ref} cannot be read (see the event log, loop.fault)`,
-    };
-  }
-  const pos = read.position;
+  const found = await verbPosition(turn);
+  if ("exit" in found) return found;
+  const { ports, pos } = found;
   const loop = pos ? ports.set.get(pos.loop) : undefined;
   const node = pos && loop ? loop.nodes[pos.node] : undefined;
   const ignored = (reason: "not-at-gate" | "not-an-outcome") =>
